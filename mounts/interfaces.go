@@ -1,0 +1,39 @@
+package mounts
+
+import "os"
+
+// HostUtils answers the questions makeMounts asks the host about a subPath.
+type HostUtils interface {
+	// PathExists reports whether path exists (following symlinks).
+	PathExists(path string) (bool, error)
+	// GetMode returns the mode bits of path, used for subPath directories it creates.
+	GetMode(path string) (os.FileMode, error)
+}
+
+// Subpath describes one subPath volumeMount to bind into place (kubelet: subpath.Subpath).
+type Subpath struct {
+	// VolumeMountIndex is the index of the mount in container.VolumeMounts.
+	VolumeMountIndex int
+	// Path is the full host path of the subPath inside the volume.
+	Path string
+	// VolumeName is the volume's inner name; it names a directory under <PodDir>/volume-subpaths.
+	VolumeName string
+	// VolumePath is the host path of the volume root.
+	VolumePath string
+	// PodDir is the pod's directory, <rootDir>/pods/<uid>.
+	PodDir string
+	// ContainerName is the name of the container the mount is for.
+	ContainerName string
+}
+
+// Subpather performs the host operations behind subPath mounts. The subpath package has the Linux
+// implementation; mountstest has an in-memory one.
+type Subpather interface {
+	// SafeMakeDir creates base/subdir and any missing parents with perm, never leaving base.
+	SafeMakeDir(subdir, base string, perm os.FileMode) error
+	// PrepareSafeSubpath makes sp.Path available at a path that cannot be swapped for a symlink,
+	// and returns that path and a cleanup to run once the container is created.
+	PrepareSafeSubpath(sp Subpath) (newHostPath string, cleanup func(), err error)
+	// CleanSubPaths removes the bind mounts and directories made for volumeName in podDir.
+	CleanSubPaths(podDir, volumeName string) error
+}
