@@ -31,8 +31,18 @@ type Subpath struct {
 type Subpather interface {
 	// SafeMakeDir creates base/subdir and any missing parents with perm, never leaving base.
 	SafeMakeDir(subdir, base string, perm os.FileMode) error
-	// PrepareSafeSubpath makes sp.Path available at a path that cannot be swapped for a symlink,
-	// and returns that path and a cleanup to run once the container is created.
+	// PrepareSafeSubpath makes sp.Path available at a path that cannot be swapped for a symlink
+	// (kubelet: the bind target <PodDir>/volume-subpaths/<VolumeName>/<ContainerName>/<index>) and
+	// returns that path.
+	//
+	// The returned cleanup, which may be nil, undoes this preparation: it unmounts and removes
+	// what this call made (the bind mount, and the target and its parent directories if this call
+	// created them and they are empty) and leaves everything else alone, including other
+	// containers' and other indexes' targets. It must never delete volume contents. MakeMounts
+	// calls it only when the container's mounts cannot be completed; after a successful call the
+	// prepared path stays, because the runtime reads it when it starts the container, until
+	// CleanSubPaths removes it at pod teardown (as in kubelet). On error, PrepareSafeSubpath
+	// undoes its own partial work and the returned cleanup is nil or a no-op.
 	PrepareSafeSubpath(sp Subpath) (newHostPath string, cleanup func(), err error)
 	// CleanSubPaths removes the bind mounts and directories made for volumeName in podDir.
 	CleanSubPaths(podDir, volumeName string) error
