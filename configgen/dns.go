@@ -1,0 +1,230 @@
+package configgen
+
+import (
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+)
+
+// Limits on what the runtime writes to a container's resolv.conf (the API's expanded DNS limits,
+// GA since Kubernetes 1.28).
+const (
+	maxDNSNameservers     = 3
+	maxDNSSearchPaths     = 32
+	maxDNSSearchListChars = 2048
+	maxDNSSearchPathChars = 253
+	maxResolvConfBytes    = 10 << 20
+)
+
+// NodeDNS is the node's DNS setup, as kubelet's --cluster-dns, --cluster-domain and --resolv-conf
+// give it.
+type NodeDNS struct {
+	// ClusterDNS are the cluster DNS server IPs. Empty means pods asking for cluster DNS fall back
+	// to the host's DNS, with a warning.
+	ClusterDNS []string
+	// ClusterDomain is the cluster's DNS domain, e.g. "cluster.local".
+	ClusterDomain string
+	// HostResolvConf is the content of the node's resolv.conf (kubelet's --resolv-conf file), or nil
+	// when that flag is empty, in which case host DNS means the local resolver (127.0.0.1 or ::1).
+	HostResolvConf []byte
+	// NodeIPs are the node's IPs; with no resolv.conf they choose 127.0.0.1 or ::1 per family.
+	NodeIPs []string
+}
+
+// PodDNS returns the pod's DNS configuration for its sandbox (kubelet's dns.Configurer.GetPodDNS).
+// Kubelet emits events when it falls back or trims; those come back as warnings. DNS options that
+// kubelet merges through a map come out in a stable order: the base options first, in order, then
+// the pod's new ones in the order the pod lists them.
+func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) {
+	var warnings []string
+	cfg := &runtimeapi.DNSConfig{}
+	if node.HostResolvConf != nil {
+		servers, searches, options, err := parseResolvConf(node.HostResolvConf)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.Servers, cfg.Searches, cfg.Options = servers, searches, options
+	}
+
+	policy := pod.Spec.DNSPolicy
+	switch {
+	case policy == v1.DNSNone:
+		cfg = &runtimeapi.DNSConfig{}
+	case policy == v1.DNSClusterFirstWithHostNet,
+		policy == v1.DNSClusterFirst && !pod.Spec.HostNetwork,
+		policy != v1.DNSClusterFirst && policy != v1.DNSDefault:
+		if policy != v1.DNSClusterFirstWithHostNet && policy != v1.DNSClusterFirst {
+			warnings = append(warnings, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
+		}
+		if len(node.ClusterDNS) > 0 {
+			cfg.Servers = append([]string(nil), node.ClusterDNS...)
+			cfg.Searches = clusterSearches(pod.Namespace, node.ClusterDomain, cfg.Searches)
+			cfg.Options = []string{"ndots:5"}
+			break
+		}
+		warnings = append(warnings, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
+		hostDNS(cfg, node)
+	default: // Default, or ClusterFirst on the host network
+		hostDNS(cfg, node)
+	}
+
+	if pc := pod.Spec.DNSConfig; pc != nil {
+		cfg.Servers = appendUnique(cfg.Servers, pc.Nameservers)
+		cfg.Searches = appendUnique(cfg.Searches, pc.Searches)
+		cfg.Options = mergeDNSOptions(cfg.Options, pc.Options)
+	}
+	if len(cfg.Servers) > maxDNSNameservers {
+		cfg.Servers = cfg.Servers[:maxDNSNameservers]
+		warnings = append(warnings, "Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: "+strings.Join(cfg.Servers, " "))
+	}
+	var trimmed bool
+	if cfg.Searches, trimmed = fitSearches(cfg.Searches); trimmed {
+		warnings = append(warnings, "Search Line limits were exceeded, some search paths have been omitted, the applied search line is: "+strings.Join(cfg.Searches, " "))
+	}
+	return cfg, warnings, nil
+}
+
+// hostDNS applies the host's DNS; with no resolv.conf that is the node-local resolver.
+func hostDNS(cfg *runtimeapi.DNSConfig, node NodeDNS) {
+	if node.HostResolvConf != nil {
+		return
+	}
+	for _, s := range node.NodeIPs {
+		ip := net.ParseIP(s)
+		if ip != nil && ip.To4() == nil {
+			cfg.Servers = append(cfg.Servers, "::1")
+		} else {
+			cfg.Servers = append(cfg.Servers, "127.0.0.1")
+		}
+	}
+	if len(cfg.Servers) == 0 {
+		cfg.Servers = []string{"127.0.0.1"}
+	}
+	cfg.Searches = []string{"."}
+}
+
+// clusterSearches puts the cluster's search domains before the host's.
+func clusterSearches(namespace, domain string, host []string) []string {
+	if domain == "" {
+		return host
+	}
+	return appendUnique([]string{namespace + ".svc." + domain, "svc." + domain, domain}, host)
+}
+
+// appendUnique appends extra to base, dropping every repeat (base included), keeping first places.
+func appendUnique(base, extra []string) []string {
+	all := append(append([]string(nil), base...), extra...)
+	if len(all) == 0 {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(all))
+	out := all[:0]
+	for _, s := range all {
+		if _, ok := seen[s]; ok {
+			continue
+		}
+		seen[s] = struct{}{}
+		out = append(out, s)
+	}
+	return out
+}
+
+// mergeDNSOptions merges the pod's options into the base ones; a pod option replaces a base option
+// of the same name.
+func mergeDNSOptions(base []string, pod []v1.PodDNSConfigOption) []string {
+	type option struct{ name, value string }
+	opts := make([]option, 0, len(base)+len(pod))
+	index := make(map[string]int, len(base)+len(pod))
+	set := func(name, value string) {
+		if i, ok := index[name]; ok {
+			opts[i].value = value
+			return
+		}
+		index[name] = len(opts)
+		opts = append(opts, option{name, value})
+	}
+	for _, o := range base {
+		name, value, _ := strings.Cut(o, ":")
+		set(name, value)
+	}
+	for _, o := range pod {
+		value := ""
+		if o.Value != nil {
+			value = *o.Value
+		}
+		set(o.Name, value)
+	}
+	out := make([]string, 0, len(opts))
+	for _, o := range opts {
+		if o.value != "" {
+			out = append(out, o.name+":"+o.value)
+		} else {
+			out = append(out, o.name)
+		}
+	}
+	return out
+}
+
+// fitSearches applies the search-line limits: at most 32 paths, none over 253 characters, and a
+// line of at most 2048 characters (dropping paths from the end).
+func fitSearches(searches []string) ([]string, bool) {
+	trimmed := false
+	if len(searches) > maxDNSSearchPaths {
+		searches, trimmed = searches[:maxDNSSearchPaths], true
+	}
+	kept := searches[:0:0]
+	for _, s := range searches {
+		if len(s) > maxDNSSearchPathChars {
+			trimmed = true
+			continue
+		}
+		kept = append(kept, s)
+	}
+	lineLen := len(strings.Join(kept, " "))
+	for lineLen > maxDNSSearchListChars && len(kept) > 0 {
+		lineLen -= len(kept[len(kept)-1]) + 1
+		kept = kept[:len(kept)-1]
+		trimmed = true
+	}
+	return kept, trimmed
+}
+
+// parseResolvConf reads nameserver, search and options lines as kubelet does: nameservers
+// accumulate, the last search and options lines win, and search domains lose a trailing dot.
+func parseResolvConf(content []byte) (servers, searches, options []string, err error) {
+	if len(content) > maxResolvConfBytes {
+		return nil, nil, nil, errors.New("resolv.conf is larger than " + strconv.Itoa(maxResolvConfBytes) + " bytes")
+	}
+	servers, searches, options = []string{}, []string{}, []string{}
+	var errs []error
+	for _, line := range strings.Split(string(content), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "nameserver":
+			if len(fields) < 2 {
+				errs = append(errs, errors.New("nameserver list is empty "))
+				continue
+			}
+			servers = append(servers, fields[1])
+		case "search":
+			searches = make([]string, 0, len(fields)-1)
+			for _, s := range fields[1:] {
+				searches = append(searches, strings.TrimSuffix(s, "."))
+			}
+		case "options":
+			options = fields[1:]
+		}
+	}
+	return servers, searches, options, errors.Join(errs...)
+}

@@ -1,0 +1,121 @@
+package configgen
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"strconv"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// Label and annotation keys kubelet puts on sandboxes and containers.
+const (
+	LabelPodName       = "io.kubernetes.pod.name"
+	LabelPodNamespace  = "io.kubernetes.pod.namespace"
+	LabelPodUID        = "io.kubernetes.pod.uid"
+	LabelContainerName = "io.kubernetes.container.name"
+
+	AnnotationContainerHash                     = "io.kubernetes.container.hash"
+	AnnotationContainerRestartCount             = "io.kubernetes.container.restartCount"
+	AnnotationContainerTerminationMessagePath   = "io.kubernetes.container.terminationMessagePath"
+	AnnotationContainerTerminationMessagePolicy = "io.kubernetes.container.terminationMessagePolicy"
+	AnnotationPodDeletionGracePeriod            = "io.kubernetes.pod.deletionGracePeriod"
+	AnnotationPodTerminationGracePeriod         = "io.kubernetes.pod.terminationGracePeriod"
+	AnnotationContainerPreStopHandler           = "io.kubernetes.container.preStopHandler"
+	AnnotationContainerPorts                    = "io.kubernetes.container.ports"
+)
+
+// ContainerLabels returns the four labels kubelet puts on a container (kuberuntime's
+// newContainerLabels). Pod labels are not copied to containers.
+func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
+	return map[string]string{
+		LabelPodName:       pod.Name,
+		LabelPodNamespace:  pod.Namespace,
+		LabelPodUID:        string(pod.UID),
+		LabelContainerName: container.Name,
+	}
+}
+
+// PodLabels returns the sandbox labels: the pod's labels with kubelet's three pod keys on top
+// (kuberuntime's newPodLabels).
+func PodLabels(pod *v1.Pod) map[string]string {
+	labels := make(map[string]string, len(pod.Labels)+3)
+	for k, v := range pod.Labels {
+		labels[k] = v
+	}
+	labels[LabelPodName] = pod.Name
+	labels[LabelPodNamespace] = pod.Namespace
+	labels[LabelPodUID] = string(pod.UID)
+	return labels
+}
+
+// PodAnnotations returns the sandbox annotations. Kubelet hands the runtime the pod's own map; this
+// returns a copy so the caller's pod is never shared with the config (nil stays nil).
+func PodAnnotations(pod *v1.Pod) map[string]string {
+	if pod.Annotations == nil {
+		return nil
+	}
+	out := make(map[string]string, len(pod.Annotations))
+	for k, v := range pod.Annotations {
+		out[k] = v
+	}
+	return out
+}
+
+// ContainerAnnotations returns the annotations kubelet puts on a container
+// (kuberuntime's newContainerAnnotations). extra (device-plugin annotations) come first; kubelet's
+// own keys overwrite them. A lifecycle or port list that cannot be encoded is left out with a warning.
+func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []string) {
+	annotations := make(map[string]string, len(extra)+8)
+	for k, v := range extra {
+		annotations[k] = v
+	}
+	annotations[AnnotationContainerHash] = strconv.FormatUint(HashContainer(container), 16)
+	annotations[AnnotationContainerRestartCount] = strconv.Itoa(restartCount)
+	annotations[AnnotationContainerTerminationMessagePath] = container.TerminationMessagePath
+	annotations[AnnotationContainerTerminationMessagePolicy] = string(container.TerminationMessagePolicy)
+	if pod.DeletionGracePeriodSeconds != nil {
+		annotations[AnnotationPodDeletionGracePeriod] = strconv.FormatInt(*pod.DeletionGracePeriodSeconds, 10)
+	}
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		annotations[AnnotationPodTerminationGracePeriod] = strconv.FormatInt(*pod.Spec.TerminationGracePeriodSeconds, 10)
+	}
+	var warnings []string
+	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
+		if b, err := json.Marshal(container.Lifecycle.PreStop); err != nil {
+			warnings = append(warnings, "unable to marshal lifecycle PreStop handler for container "+container.Name+": "+err.Error())
+		} else {
+			annotations[AnnotationContainerPreStopHandler] = string(b)
+		}
+	}
+	if len(container.Ports) > 0 {
+		if b, err := json.Marshal(container.Ports); err != nil {
+			warnings = append(warnings, "unable to marshal container ports for container "+container.Name+": "+err.Error())
+		} else {
+			annotations[AnnotationContainerPorts] = string(b)
+		}
+	}
+	return annotations, warnings
+}
+
+// HashContainer returns the hash kubelet records in the io.kubernetes.container.hash annotation
+// (kubelet's container.HashContainer): FNV-32a over the debug dump of the JSON of the container's
+// name and image. Only those two fields count, so a change of resources keeps the hash.
+func HashContainer(container *v1.Container) uint64 {
+	// json.Marshal of a map[string]string cannot fail and sorts keys: {"image":…,"name":…}.
+	b, _ := json.Marshal(map[string]string{"name": container.Name, "image": container.Image})
+	// Kubelet hashes the spew rendering of the byte slice, "([]uint8)[123 34 …]"; writing that
+	// rendering directly gives the same bytes without the reflection.
+	h := fnv.New32a()
+	buf := make([]byte, 0, len("([]uint8)[]")+4*len(b))
+	buf = append(buf, "([]uint8)["...)
+	for i, c := range b {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = strconv.AppendUint(buf, uint64(c), 10)
+	}
+	buf = append(buf, ']')
+	_, _ = h.Write(buf)
+	return uint64(h.Sum32())
+}

@@ -1,0 +1,134 @@
+package configgen
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/dump"
+	"k8s.io/utils/ptr"
+)
+
+func TestHashContainer(t *testing.T) {
+	tests := []struct {
+		name      string
+		container v1.Container
+		want      uint64
+	}{
+		{"kubelet's own test vector: only name and image count", v1.Container{
+			Name: "test_container", Image: "foo/image:v1", Args: []string{"/bin/sh", "-c", "echo abc"},
+			Ports: []v1.ContainerPort{{ContainerPort: 8001}},
+		}, 0x8e45cbd0},
+		{"same name and image give the same hash whatever else changes", v1.Container{
+			Name: "test_container", Image: "foo/image:v1",
+		}, 0x8e45cbd0},
+		{"web container", v1.Container{Name: "web", Image: "registry.example/web:1.2.3"}, 0x728ba433},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, HashContainer(&tt.container))
+		})
+	}
+}
+
+// The direct rendering must equal what kubelet hashes: the spew dump of the JSON bytes.
+func TestHashContainerMatchesDumpForHash(t *testing.T) {
+	for _, c := range []v1.Container{
+		{}, {Name: "a"}, {Name: "web", Image: "nginx@sha256:0123"}, {Name: "ü", Image: "<&>\u2028"},
+	} {
+		b, err := json.Marshal(map[string]string{"name": c.Name, "image": c.Image})
+		require.NoError(t, err)
+		h := fnv.New32a()
+		_, _ = fmt.Fprintf(h, "%v", dump.ForHash(b))
+		assert.Equal(t, uint64(h.Sum32()), HashContainer(&c), "container %+v", c)
+	}
+}
+
+func TestContainerLabelsAndAnnotations(t *testing.T) {
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1", Labels: map[string]string{"app": "x"}},
+	}
+	c := &v1.Container{Name: "c", Image: "i"}
+
+	t.Run("container labels are exactly the four kubelet keys; pod labels are not copied", func(t *testing.T) {
+		assert.Equal(t, map[string]string{
+			LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1", LabelContainerName: "c",
+		}, ContainerLabels(pod, c))
+	})
+	t.Run("pod labels are the pod's labels with the three pod keys on top", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Labels[LabelPodName] = "spoofed"
+		assert.Equal(t, map[string]string{
+			"app": "x", LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1",
+		}, PodLabels(p))
+	})
+	t.Run("pod annotations: nil stays nil, others are copied", func(t *testing.T) {
+		assert.Nil(t, PodAnnotations(pod))
+		p := pod.DeepCopy()
+		p.Annotations = map[string]string{"a": "b"}
+		got := PodAnnotations(p)
+		assert.Equal(t, map[string]string{"a": "b"}, got)
+		got["a"] = "changed"
+		assert.Equal(t, "b", p.Annotations["a"])
+	})
+
+	tests := []struct {
+		name         string
+		pod          func(*v1.Pod)
+		container    func(*v1.Container)
+		restartCount int
+		extra        map[string]string
+		want         map[string]string
+	}{
+		{
+			name: "minimal container: hash, restart count and empty termination keys are always present",
+			want: map[string]string{
+				AnnotationContainerHash: "f434d456", AnnotationContainerRestartCount: "0",
+				AnnotationContainerTerminationMessagePath: "", AnnotationContainerTerminationMessagePolicy: "",
+			},
+		},
+		{
+			name:         "grace periods, preStop and ports are added; kubelet keys overwrite device-plugin annotations",
+			restartCount: 3,
+			extra:        map[string]string{"dp": "1", AnnotationContainerRestartCount: "99"},
+			pod: func(p *v1.Pod) {
+				p.DeletionGracePeriodSeconds = ptr.To[int64](5)
+				p.Spec.TerminationGracePeriodSeconds = ptr.To[int64](30)
+			},
+			container: func(c *v1.Container) {
+				c.TerminationMessagePath = "/dev/termination-log"
+				c.TerminationMessagePolicy = v1.TerminationMessageReadFile
+				c.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sleep", "1"}}}}
+				c.Ports = []v1.ContainerPort{{Name: "http", ContainerPort: 80, Protocol: v1.ProtocolTCP}}
+			},
+			want: map[string]string{
+				"dp": "1", AnnotationContainerHash: "f434d456", AnnotationContainerRestartCount: "3",
+				AnnotationContainerTerminationMessagePath:   "/dev/termination-log",
+				AnnotationContainerTerminationMessagePolicy: "File",
+				AnnotationPodDeletionGracePeriod:            "5",
+				AnnotationPodTerminationGracePeriod:         "30",
+				AnnotationContainerPreStopHandler:           `{"exec":{"command":["sleep","1"]}}`,
+				AnnotationContainerPorts:                    `[{"name":"http","containerPort":80,"protocol":"TCP"}]`,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, cc := pod.DeepCopy(), c.DeepCopy()
+			if tt.pod != nil {
+				tt.pod(p)
+			}
+			if tt.container != nil {
+				tt.container(cc)
+			}
+			got, warnings := ContainerAnnotations(p, cc, tt.restartCount, tt.extra)
+			assert.Empty(t, warnings)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

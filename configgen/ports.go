@@ -1,0 +1,67 @@
+package configgen
+
+import (
+	"net"
+	"strconv"
+
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+)
+
+// SandboxPortMappings returns the sandbox's port mappings: every port of every regular container,
+// in order (kuberuntime's generatePodSandboxConfig with MakePortMappings). Within one container a
+// port whose name, or for an unnamed port its family, protocol, host IP, container port and host
+// port, repeats an earlier one is skipped with a warning, as kubelet does; init and ephemeral
+// containers publish no ports. The result is nil when there are none.
+func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []string) {
+	var out []*runtimeapi.PortMapping
+	var warnings []string
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		seen := make(map[string]struct{}, len(c.Ports))
+		for _, p := range c.Ports {
+			key := portKey(p)
+			if _, dup := seen[key]; dup {
+				warnings = append(warnings, "port name conflicted, "+strconv.Quote(key)+" is defined more than once in container "+c.Name)
+				continue
+			}
+			seen[key] = struct{}{}
+			out = append(out, &runtimeapi.PortMapping{
+				Protocol:      toRuntimeProtocol(p.Protocol),
+				ContainerPort: p.ContainerPort,
+				HostPort:      p.HostPort,
+				HostIp:        p.HostIP,
+			})
+		}
+	}
+	return out, warnings
+}
+
+// portKey names a port for de-duplication: its name, else "<family>-<proto>-<hostIP>:<cport>:<hport>"
+// with family any, v4 or v6, so the same port may be published once per address family.
+func portKey(p v1.ContainerPort) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	family := "any"
+	if p.HostIP != "" {
+		family = "v4"
+		if ip := net.ParseIP(p.HostIP); ip != nil && ip.To4() == nil {
+			family = "v6"
+		}
+	}
+	return family + "-" + string(p.Protocol) + "-" + p.HostIP + ":" +
+		strconv.Itoa(int(p.ContainerPort)) + ":" + strconv.Itoa(int(p.HostPort))
+}
+
+// toRuntimeProtocol maps an API protocol to CRI's; kubelet treats anything unknown as TCP.
+func toRuntimeProtocol(p v1.Protocol) runtimeapi.Protocol {
+	switch p {
+	case v1.ProtocolUDP:
+		return runtimeapi.Protocol_UDP
+	case v1.ProtocolSCTP:
+		return runtimeapi.Protocol_SCTP
+	default:
+		return runtimeapi.Protocol_TCP
+	}
+}
