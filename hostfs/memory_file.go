@@ -1,0 +1,140 @@
+package hostfs
+
+import (
+	"io"
+	"io/fs"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// memInfo is a snapshot of a node taken under the tree's lock, so it stays consistent however the
+// tree changes afterwards.
+type memInfo struct {
+	name string
+	size int64
+	mode fs.FileMode
+	sys  MemoryStat
+}
+
+func (fi *memInfo) Name() string       { return fi.name }
+func (fi *memInfo) Size() int64        { return fi.size }
+func (fi *memInfo) Mode() fs.FileMode  { return fi.mode }
+func (fi *memInfo) ModTime() time.Time { return time.Time{} }
+func (fi *memInfo) IsDir() bool        { return fi.mode.IsDir() }
+func (fi *memInfo) Sys() any           { return &fi.sys }
+
+// info describes n under the given name. The caller holds m.mu.
+func (n *node) info(name string) fs.FileInfo {
+	fi := &memInfo{name: name, mode: fs.FileMode(n.perm), sys: MemoryStat{Ino: n.ino}}
+	switch n.kind {
+	case kindDir:
+		fi.mode |= fs.ModeDir
+	case kindFile:
+		fi.size = int64(len(n.data))
+	case kindSymlink:
+		fi.mode = fs.ModeSymlink | 0o777
+		fi.size = int64(len(n.target))
+	}
+	return fi
+}
+
+// memFile is a read-only open file of a Memory.
+type memFile struct {
+	m    *Memory
+	n    *node
+	name string
+
+	mu      sync.Mutex
+	off     int64
+	closed  bool
+	dirList []fs.DirEntry
+	listed  bool
+}
+
+var _ fs.ReadDirFile = (*memFile)(nil)
+
+func (f *memFile) Stat() (fs.FileInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil, pathErr("stat", f.name, fs.ErrClosed)
+	}
+	f.m.mu.RLock()
+	defer f.m.mu.RUnlock()
+	return f.n.info(baseName(f.name)), nil
+}
+
+func (f *memFile) Read(b []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return 0, pathErr("read", f.name, fs.ErrClosed)
+	}
+	if f.n.kind == kindDir {
+		return 0, pathErr("read", f.name, syscall.EISDIR)
+	}
+	f.m.mu.RLock()
+	defer f.m.mu.RUnlock()
+	if f.off >= int64(len(f.n.data)) {
+		return 0, io.EOF
+	}
+	n := copy(b, f.n.data[f.off:])
+	f.off += int64(n)
+	return n, nil
+}
+
+// ReadDir lists the directory as of the first call, as a directory stream does, n entries at a time
+// when n > 0 (io.EOF at the end), or all remaining ones when n <= 0.
+func (f *memFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil, pathErr("readdirent", f.name, fs.ErrClosed)
+	}
+	if f.n.kind != kindDir {
+		return nil, pathErr("readdirent", f.name, syscall.ENOTDIR)
+	}
+	if !f.listed {
+		f.m.mu.RLock()
+		f.dirList = f.n.entries()
+		f.m.mu.RUnlock()
+		f.listed = true
+	}
+	if n <= 0 {
+		out := f.dirList
+		f.dirList = nil
+		return out, nil
+	}
+	if len(f.dirList) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(f.dirList))
+	out := f.dirList[:n:n]
+	f.dirList = f.dirList[n:]
+	return out, nil
+}
+
+func (f *memFile) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return pathErr("close", f.name, fs.ErrClosed)
+	}
+	f.closed = true
+	return nil
+}
+
+// baseName names a file the way os does in a FileInfo: the last element, trailing slashes dropped.
+func baseName(p string) string {
+	i := len(p) - 1
+	for ; i > 0 && p[i] == '/'; i-- {
+		p = p[:i]
+	}
+	for i--; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

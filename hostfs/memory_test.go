@@ -1,0 +1,104 @@
+package hostfs_test
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/podconfig/podconfig/hostfs"
+)
+
+func TestMemoryZeroValueHasARoot(t *testing.T) {
+	var m hostfs.Memory
+	fi, err := m.Stat("/")
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeDir|0o755, fi.Mode())
+	require.NoError(t, m.WriteFile("/f", []byte("x"), 0o644))
+}
+
+func TestMemoryUsesNoUmask(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.Create("/created"))
+	require.NoError(t, m.WriteFile("/written", nil, 0o777))
+	require.NoError(t, m.MkdirAll("/dir", 0o777))
+	for p, want := range map[string]fs.FileMode{"/created": 0o666, "/written": 0o777, "/dir": fs.ModeDir | 0o777} {
+		fi, err := m.Stat(p)
+		require.NoError(t, err)
+		assert.Equal(t, want, fi.Mode(), p)
+	}
+}
+
+func TestMemoryIdentity(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.WriteFile("/a", []byte("1"), 0o644))
+	require.NoError(t, m.WriteFile("/b", []byte("1"), 0o644))
+	ino := func(p string) uint64 {
+		fi, err := m.Stat(p)
+		require.NoError(t, err)
+		st, ok := fi.Sys().(*hostfs.MemoryStat)
+		require.True(t, ok)
+		return st.Ino
+	}
+	a, b := ino("/a"), ino("/b")
+	assert.NotEqual(t, a, b, "distinct files have distinct identities")
+	require.NoError(t, m.WriteFile("/a", []byte("rewritten"), 0o600))
+	assert.Equal(t, a, ino("/a"), "a rewrite keeps the identity")
+}
+
+func TestMemoryFileInfoIsASnapshot(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.WriteFile("/f", []byte("12"), 0o644))
+	fi, err := m.Stat("/f")
+	require.NoError(t, err)
+	require.NoError(t, m.WriteFile("/f", []byte("12345"), 0o644))
+	require.NoError(t, m.Chmod("/f", 0o600))
+	assert.Equal(t, int64(2), fi.Size())
+	assert.Equal(t, fs.FileMode(0o644), fi.Mode())
+	assert.True(t, fi.ModTime().IsZero())
+}
+
+func TestMemoryOpenFile(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.WriteFile("/f", []byte("before"), 0o644))
+	f, err := m.Open("/f")
+	require.NoError(t, err)
+	require.NoError(t, m.WriteFile("/f", []byte("after!"), 0o644))
+	b, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "after!", string(b), "reads see the current contents, as with a real file")
+	require.NoError(t, f.Close())
+	_, err = f.Read(make([]byte, 1))
+	require.ErrorIs(t, err, fs.ErrClosed)
+	require.ErrorIs(t, f.Close(), fs.ErrClosed)
+}
+
+func TestMemoryConcurrentUse(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.MkdirAll("/pods", 0o755))
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dir := fmt.Sprintf("/pods/p%d", i)
+			for j := range 50 {
+				assert.NoError(t, m.MkdirAll(dir, 0o755))
+				assert.NoError(t, m.WriteFile(dir+"/etc-hosts", []byte{byte(j)}, 0o644))
+				assert.NoError(t, m.Chmod(dir+"/etc-hosts", 0o644))
+				_, err := m.ReadDir("/pods")
+				assert.NoError(t, err)
+				_, err = m.ReadFile(dir + "/etc-hosts")
+				assert.NoError(t, err)
+			}
+		}()
+	}
+	wg.Wait()
+	entries, err := m.ReadDir("/pods")
+	require.NoError(t, err)
+	assert.Len(t, entries, 8)
+}

@@ -1,0 +1,119 @@
+package hostfs
+
+import (
+	"strings"
+	"syscall"
+)
+
+// maxSymlinks is the kernel's limit on symlinks followed in one lookup (MAXSYMLINKS).
+const maxSymlinks = 40
+
+type nodeKind uint8
+
+const (
+	kindDir nodeKind = iota
+	kindFile
+	kindSymlink
+)
+
+// node is one file of the tree. Directories point to their parent so that ".." is taken physically,
+// after symlinks, as the kernel does.
+type node struct {
+	kind     nodeKind
+	ino      uint64
+	perm     uint32 // fs.FileMode permission and special bits
+	data     []byte
+	target   string
+	parent   *node
+	children map[string]*node
+}
+
+// walkResult is where a lookup ended. dir holds (or would hold) the final name; n is nil when the
+// final name does not exist. name is "" when the path ended at a directory without naming it ("/",
+// ".", "..", a symlink to "/").
+type walkResult struct {
+	dir      *node
+	name     string
+	n        *node
+	trailing bool
+}
+
+// walk resolves path in the tree. Symlinks in the middle are always followed; a final one only when
+// followLast is set or the path ends in "/". Missing or non-directory intermediate components are
+// errors; a missing final component is not (the result's n is nil), so creating calls can use it.
+// The caller holds m.mu.
+func (m *Memory) walk(path string, followLast bool) (walkResult, error) {
+	if path == "" {
+		return walkResult{}, syscall.ENOENT
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return walkResult{}, syscall.EINVAL
+	}
+	trailing := strings.HasSuffix(path, "/")
+	if trailing {
+		followLast = true
+	}
+	cur := m.rootLocked()
+	comps := splitPath(path)
+	links := 0
+	for len(comps) > 0 {
+		c := comps[0]
+		comps = comps[1:]
+		last := len(comps) == 0
+		var next *node
+		switch c {
+		case ".":
+			next = cur
+		case "..":
+			next = cur.parent
+		default:
+			next = cur.children[c]
+		}
+		if next == nil {
+			if last {
+				return walkResult{dir: cur, name: c, trailing: trailing}, nil
+			}
+			return walkResult{}, syscall.ENOENT
+		}
+		if next.kind == kindSymlink && (!last || followLast) {
+			links++
+			if links > maxSymlinks {
+				return walkResult{}, syscall.ELOOP
+			}
+			if next.target == "" {
+				return walkResult{}, syscall.ENOENT
+			}
+			if strings.HasPrefix(next.target, "/") {
+				cur = m.root
+			}
+			comps = append(splitPath(next.target), comps...)
+			continue
+		}
+		if last {
+			if trailing && next.kind != kindDir {
+				return walkResult{}, syscall.ENOTDIR
+			}
+			if c == "." || c == ".." {
+				return walkResult{dir: next, n: next, trailing: trailing}, nil
+			}
+			return walkResult{dir: cur, name: c, n: next, trailing: trailing}, nil
+		}
+		if next.kind != kindDir {
+			return walkResult{}, syscall.ENOTDIR
+		}
+		cur = next
+	}
+	return walkResult{dir: cur, n: cur, trailing: trailing}, nil
+}
+
+// splitPath returns the non-empty elements of a slash-separated path, keeping "." and "..".
+func splitPath(p string) []string {
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for _, s := range parts {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
