@@ -1,0 +1,39 @@
+package security
+
+import "errors"
+
+// Error categories. Every error this package returns for one of these reasons wraps the matching
+// sentinel, so callers can branch with errors.Is while the message keeps kubelet's exact text.
+var (
+	// ErrRunAsNonRoot marks a container that asks for runAsNonRoot but would, or might, run as
+	// root. The concrete error is a *RunAsNonRootError.
+	ErrRunAsNonRoot = errors.New("runAsNonRoot policy violated")
+	// ErrInvalidSeccompProfile marks a seccomp profile that cannot be turned into a CRI profile.
+	ErrInvalidSeccompProfile = errors.New("invalid seccomp profile")
+	// ErrInvalidAppArmorProfile marks an AppArmor profile that cannot be turned into a CRI profile.
+	ErrInvalidAppArmorProfile = errors.New("invalid apparmor profile")
+	// ErrUnsupportedSupplementalGroupsPolicy marks a supplementalGroupsPolicy CRI does not know.
+	ErrUnsupportedSupplementalGroupsPolicy = errors.New("unsupported supplementalGroupsPolicy")
+	// ErrUserNamespacesUnsupported marks a pod with hostUsers: false that the runtime (or the
+	// runtime handler) cannot give a user namespace.
+	ErrUserNamespacesUnsupported = errors.New("user namespaces unsupported")
+	// ErrInvalidInput marks a call with a missing pod or container.
+	ErrInvalidInput = errors.New("invalid input")
+)
+
+// kindError carries a message verbatim (kubelet's text) and a category for errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+	err  error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+// Unwrap exposes both the category and, when present, the error that caused this one.
+func (e *kindError) Unwrap() []error {
+	if e.err == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.err}
+}

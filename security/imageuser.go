@@ -1,0 +1,63 @@
+package security
+
+import (
+	"context"
+	"fmt"
+
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+)
+
+// ImageUserResolver reports the user an image runs as: a uid when the image's user is numeric,
+// otherwise the user name. It mirrors kubelet's getImageUser, so an image that is unknown or names
+// no user must come back as uid 0 (root), never as (nil, "").
+type ImageUserResolver interface {
+	ImageUser(ctx context.Context, image string) (uid *int64, username string, err error)
+}
+
+// ImageUserFromStatus turns an ImageStatus answer into the image user as kubelet's getImageUser
+// does: the uid when the runtime reports one, else the user name when it is not empty, else uid 0,
+// because an image that does not say who it runs as runs as root. A nil image (the runtime does not
+// have it) also yields uid 0.
+func ImageUserFromStatus(image *runtimeapi.Image) (uid *int64, username string) {
+	if image != nil {
+		if image.Uid != nil {
+			v := image.Uid.Value
+			return &v, ""
+		}
+		if image.Username != "" {
+			return nil, image.Username
+		}
+	}
+	return new(int64), ""
+}
+
+// CRIImageUser is the ImageUserResolver of a kubelet: it asks the CRI image service for the image's
+// status (not verbose) and reads the user from it with ImageUserFromStatus.
+type CRIImageUser struct {
+	// Client is the runtime's image service, e.g. runtimeapi.NewImageServiceClient(conn).
+	Client runtimeapi.ImageServiceClient
+}
+
+var _ ImageUserResolver = CRIImageUser{}
+
+// ImageUser implements ImageUserResolver. Like kubelet's CRI client, it rejects an answer whose
+// image has no id or no size, since such a status cannot be trusted to describe the image.
+func (c CRIImageUser) ImageUser(ctx context.Context, image string) (*int64, string, error) {
+	if c.Client == nil {
+		return nil, "", fmt.Errorf("image user of %q: no CRI image service client: %w", image, ErrInvalidInput)
+	}
+	resp, err := c.Client.ImageStatus(ctx, &runtimeapi.ImageStatusRequest{
+		Image:   &runtimeapi.ImageSpec{Image: image},
+		Verbose: false,
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("image status of %q: %w", image, err)
+	}
+	img := resp.GetImage()
+	if img != nil && (img.Id == "" || img.Size == 0) {
+		//lint:ignore ST1005 the text is kubelet's CRI client's
+		return nil, "", fmt.Errorf("Id or size of image %q is not set", image)
+	}
+	uid, username := ImageUserFromStatus(img)
+	return uid, username, nil
+}

@@ -1,0 +1,59 @@
+package security
+
+import (
+	"sync"
+)
+
+// DefaultSeccompProfileRoot is kubelet's seccomp profile root: <root-dir>/seccomp with the default
+// root dir /var/lib/kubelet.
+const DefaultSeccompProfileRoot = "/var/lib/kubelet/seccomp"
+
+// Config holds the node's settings that change security output. The zero value is kubelet's
+// default except where a field says otherwise.
+type Config struct {
+	// SeccompProfileRoot is the directory Localhost seccomp profiles are read from. Empty means
+	// DefaultSeccompProfileRoot.
+	SeccompProfileRoot string
+	// SeccompDefault is the kubelet setting seccompDefault: RuntimeDefault instead of Unconfined
+	// for containers that set no seccomp profile. Off by default.
+	SeccompDefault bool
+	// ThermalThrottle supplies the host-dependent masked paths. Nil means HostCPUs{} (read the
+	// node's /sys once per Resolver); use securitytest.ThermalPaths for deterministic output.
+	ThermalThrottle ThermalThrottlePaths
+	// UserNamespaces supplies the id mappings of pods with hostUsers: false. Nil means the runtime
+	// has no user-namespace support: such pods are an error.
+	UserNamespaces UserNamespaceMapper
+	// RuntimeHandlers maps runtimeClassName to the CRI handler. Nil means every pod uses "".
+	RuntimeHandlers RuntimeHandlerResolver
+	// DefaultPodSysctlsGate is the DefaultPodSysctls feature gate (alpha, off by default).
+	DefaultPodSysctlsGate bool
+	// DefaultPodSysctls are the kubelet's default pod sysctls, applied to sandboxes (filtered by
+	// namespace) when DefaultPodSysctlsGate is on. The Resolver does not modify the map.
+	DefaultPodSysctls map[string]string
+}
+
+// Resolver turns pods and containers into CRI security settings for one node. Build it with New. It
+// is safe for concurrent use and keeps no state other than the node's masked paths, computed on
+// first use.
+type Resolver struct {
+	cfg    Config
+	masked func() []string
+}
+
+// New returns a Resolver for cfg, with empty fields set to their documented defaults.
+func New(cfg Config) *Resolver {
+	if cfg.SeccompProfileRoot == "" {
+		cfg.SeccompProfileRoot = DefaultSeccompProfileRoot
+	}
+	if cfg.ThermalThrottle == nil {
+		cfg.ThermalThrottle = HostCPUs{}
+	}
+	source := cfg.ThermalThrottle
+	return &Resolver{
+		cfg:    cfg,
+		masked: sync.OnceValue(func() []string { return maskedPaths(source.ThermalThrottlePaths()) }),
+	}
+}
+
+// Config returns the Resolver's settings with defaults applied.
+func (r *Resolver) Config() Config { return r.cfg }

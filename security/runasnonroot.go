@@ -1,0 +1,77 @@
+package security
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// RunAsNonRootError is the error VerifyRunAsNonRoot returns. Its message is kubelet's, and it
+// matches ErrRunAsNonRoot under errors.Is.
+type RunAsNonRootError struct {
+	// Pod is the pod as kubelet's format.Pod prints it: <name>_<namespace>(<uid>).
+	Pod string
+	// Container is the container's name.
+	Container string
+	msg       string
+}
+
+func (e *RunAsNonRootError) Error() string { return e.msg }
+
+// Unwrap lets errors.Is match ErrRunAsNonRoot.
+func (e *RunAsNonRootError) Unwrap() error { return ErrRunAsNonRoot }
+
+// VerifyRunAsNonRoot reproduces kubelet's verifyRunAsNonRoot (kuberuntime, Linux). uid and username
+// are what the image runs as, as ImageUserResolver reports them. When the effective security context
+// asks for runAsNonRoot:
+//   - an explicit runAsUser decides alone: 0 fails, anything else passes (the image is not consulted);
+//   - otherwise an image with a non-numeric user fails, since it cannot be checked;
+//   - an image uid of 0 fails, and so does a uid outside 0..2147483647.
+//
+// Unlike kubelet, an image that reports neither a uid nor a user name (uid nil, username "") fails
+// as running as root instead of passing: kubelet's getImageUser never produces that pair (it reports
+// uid 0), so only a resolver that forgot the image user could, and that must not bypass the check.
+func VerifyRunAsNonRoot(pod *v1.Pod, container *v1.Container, uid *int64, username string) error {
+	if pod == nil || container == nil {
+		return fmt.Errorf("verify runAsNonRoot: pod and container are required: %w", ErrInvalidInput)
+	}
+	eff := effectiveOf(pod, container)
+	if eff.runAsNonRoot == nil || !*eff.runAsNonRoot {
+		return nil
+	}
+	podName := FormatPod(pod)
+	fail := func(msg string) error {
+		return &RunAsNonRootError{Pod: podName, Container: container.Name, msg: msg}
+	}
+	if eff.runAsUser != nil {
+		if *eff.runAsUser == 0 {
+			return fail(fmt.Sprintf("container's runAsUser breaks non-root policy (pod: %q, container: %s)", podName, container.Name))
+		}
+		return nil
+	}
+	if uid == nil && len(username) > 0 {
+		return fail(fmt.Sprintf("container has runAsNonRoot and image has non-numeric user (%s), cannot verify user is non-root (pod: %q, container: %s)", username, podName, container.Name))
+	}
+	if uid == nil {
+		uid = new(int64)
+	}
+	if *uid == 0 {
+		return fail(fmt.Sprintf("container has runAsNonRoot and image will run as root (pod: %q, container: %s)", podName, container.Name))
+	}
+	if msgs := validation.IsValidUserID(*uid); len(msgs) > 0 {
+		return fail(fmt.Sprintf("container has runAsNonRoot and image has an invalid user id (%d). (Must be 1-(%d)): %s (pod: %q, container: %s)",
+			*uid, math.MaxInt32, strings.Join(msgs, "; "), podName, container.Name))
+	}
+	return nil
+}
+
+// FormatPod names a pod the way kubelet's format.Pod does in messages: <name>_<namespace>(<uid>).
+func FormatPod(pod *v1.Pod) string {
+	if pod == nil {
+		return "<nil>"
+	}
+	return pod.Name + "_" + pod.Namespace + "(" + string(pod.UID) + ")"
+}
