@@ -1,0 +1,14 @@
+package securitytest
+
+import "github.com/podconfig/podconfig/security"
+
+// ThermalPaths is a fixed security.ThermalThrottlePaths: the thermal_throttle directories a
+// rendered container masks. Empty renders as a node without them.
+type ThermalPaths []string
+
+var _ security.ThermalThrottlePaths = ThermalPaths(nil)
+
+// ThermalThrottlePaths implements security.ThermalThrottlePaths; the slice is the caller's own.
+func (t ThermalPaths) ThermalThrottlePaths() []string {
+	return append([]string(nil), t...)
+}
