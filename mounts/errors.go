@@ -1,0 +1,47 @@
+package mounts
+
+import "errors"
+
+// Error categories. Every error MakeMounts returns for one of these reasons matches the category
+// with errors.Is, and keeps kubelet's text.
+var (
+	// ErrVolumeNotFound: a volumeMount or volumeDevice names a volume that is missing from the
+	// VolumeMap or cannot be mounted.
+	ErrVolumeNotFound = errors.New("volume not found")
+	// ErrInvalidSubPath: a subPath (literal or expanded) is absolute, has a ".." element or a NUL byte.
+	ErrInvalidSubPath = errors.New("invalid subPath")
+	// ErrSubPathExpansion: a subPathExpr refers to variables that are missing or empty.
+	ErrSubPathExpansion = errors.New("subPathExpr expansion failed")
+	// ErrInvalidName: a container, volume or inner volume name cannot be used as a host path element.
+	ErrInvalidName = errors.New("invalid name")
+	// ErrSubPathSetup: creating the subPath directory or preparing its bind mount failed; the
+	// host's cause is wrapped as well.
+	ErrSubPathSetup = errors.New("subPath setup failed")
+	// ErrInvalidPropagation: the mountPropagation mode is unknown.
+	ErrInvalidPropagation = errors.New("invalid mount propagation")
+	// ErrRecursiveReadOnly: recursiveReadOnly cannot be honoured as requested.
+	ErrRecursiveReadOnly = errors.New("invalid recursive read-only mode")
+	// ErrMissingDependency: an input MakeMounts needs for this pod is nil.
+	ErrMissingDependency = errors.New("missing dependency")
+)
+
+// kindError carries kubelet's exact message while matching a category and, where there is one,
+// the underlying cause with errors.Is and errors.As.
+type kindError struct {
+	kind  error
+	msg   string
+	cause error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func (e *kindError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.cause}
+}
+
+func newError(kind error, msg string, cause error) error {
+	return &kindError{kind: kind, msg: msg, cause: cause}
+}

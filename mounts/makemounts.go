@@ -1,0 +1,253 @@
+package mounts
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// Input is what MakeMounts needs for one container. Only Pod, Container and Volumes are always
+// required; the host backends are needed only when the container uses them.
+type Input struct {
+	// Pod is the container's pod; MakeMounts reads Spec.HostNetwork.
+	Pod *v1.Pod
+	// Container is the container whose volumeMounts are resolved.
+	Container *v1.Container
+	// PodDir is the pod's directory, <rootDir>/pods/<uid>; subPath bind targets live under it.
+	PodDir string
+	// PodIPs are the pod's IPs; with none (and no host network) there is no /etc/hosts mount.
+	PodIPs []string
+	// Volumes are the pod's mounted volumes by name.
+	Volumes VolumeMap
+	// HostUtils answers whether a subPath exists and the volume root's mode. Needed for subPaths.
+	HostUtils HostUtils
+	// Subpather creates subPath directories and bind mounts. Needed for subPaths.
+	Subpather Subpather
+	// Env is the container's environment, used to expand subPathExpr.
+	Env map[string]string
+	// SupportsRecursiveReadOnly says whether the pod's runtime handler supports recursive
+	// read-only mounts (kubelet: runtimeClassSupportsRecursiveReadOnlyMounts).
+	SupportsRecursiveReadOnly bool
+	// EnsureHostsFile writes the pod's managed hosts file and returns its host path (kubelet:
+	// ensureHostsFile and getEtcHostsPath). Needed when the container gets the /etc/hosts mount.
+	EnsureHostsFile func() (hostPath string, err error)
+}
+
+// subPathPlan is a subPath mount whose host side is prepared once every mount has been checked.
+type subPathPlan struct {
+	index      int
+	mountName  string
+	innerName  string
+	volumePath string
+	subPath    string
+}
+
+// MakeMounts resolves a container's volumeMounts to mounts, as kubelet's makeMounts does (SPEC
+// §4.1): volume lookup, SELinux relabel, subPath and subPathExpr with kubelet's checks, subPath
+// directories and bind mounts through the Subpather, image volumes, propagation, read-only and
+// recursive read-only, and the managed /etc/hosts mount.
+//
+// The mounts come in volumeMounts order, with the /etc/hosts mount last when the pod has IPs or
+// uses the host network and no volumeMount is at exactly /etc/hosts.
+//
+// Unlike kubelet, every mount is checked before anything touches the host, so an invalid mount
+// anywhere leaves the host untouched; container and inner volume names that would be unsafe as
+// path elements are rejected; and when a host step fails, MakeMounts undoes the subPath
+// preparations it made before returning the error. Things kubelet only logs come back as warnings.
+//
+// The returned cleanup is never nil. It undoes this call's subPath preparations, most recent
+// first, and does anything at most once. Call it only when the container will not be created (a
+// later step failed, or CreateContainer did); do not call it once the container exists: the
+// runtime reads the prepared paths when it starts the container, and they stay until
+// Subpather.CleanSubPaths at pod teardown, as in kubelet. After an error it has already run.
+func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, err error) {
+	if in.Pod == nil || in.Container == nil {
+		return nil, noop, nil, newError(ErrMissingDependency, "MakeMounts: pod and container must not be nil", nil)
+	}
+	ctr := in.Container
+	hostsMount := len(in.PodIPs) > 0 || in.Pod.Spec.HostNetwork
+	capacity := len(ctr.VolumeMounts)
+	if hostsMount {
+		capacity++
+	}
+	mounts = make([]Mount, 0, capacity)
+
+	var plansBuf [4]subPathPlan
+	plans := plansBuf[:0]
+	for i := range ctr.VolumeMounts {
+		vm := &ctr.VolumeMounts[i]
+		hostsMount = hostsMount && vm.MountPath != EtcHostsPath
+		m, plan, err := resolveMount(in, i, vm)
+		if err != nil {
+			return nil, noop, nil, err
+		}
+		if plan != nil {
+			plans = append(plans, *plan)
+		}
+		mounts = append(mounts, m)
+	}
+	if len(plans) > 0 && (in.HostUtils == nil || in.Subpather == nil) {
+		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q uses a subPath but MakeMounts has no HostUtils or Subpather", ctr.Name), nil)
+	}
+	if hostsMount && in.EnsureHostsFile == nil {
+		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q needs the managed /etc/hosts mount but EnsureHostsFile is nil", ctr.Name), nil)
+	}
+
+	var undo undoList
+	for _, p := range plans {
+		hostPath, w, err := prepareSubPath(in, p, &undo)
+		warnings = append(warnings, w...)
+		if err != nil {
+			undo.run()
+			return nil, noop, warnings, err
+		}
+		mounts[p.index].HostPath = hostPath
+	}
+
+	if hostsMount {
+		hostPath, err := in.EnsureHostsFile()
+		if err != nil {
+			undo.run()
+			return nil, noop, warnings, err
+		}
+		mounts = append(mounts, Mount{Name: HostsMountName, ContainerPath: EtcHostsPath, HostPath: hostPath, SELinuxRelabel: true})
+	}
+	return mounts, undo.cleanupFunc(), warnings, nil
+}
+
+// resolveMount does every check for one volumeMount that needs no host access, and says which
+// subPath, if any, must be prepared on the host.
+func resolveMount(in Input, i int, vm *v1.VolumeMount) (Mount, *subPathPlan, error) {
+	ctrName := in.Container.Name
+	vol, ok := in.Volumes[vm.Name]
+	if !ok || !vol.Mountable() {
+		return Mount{}, nil, newError(ErrVolumeNotFound, fmt.Sprintf("cannot find volume %q to mount into container %q", vm.Name, ctrName), nil)
+	}
+
+	subPath := vm.SubPath
+	if vm.SubPathExpr != "" {
+		var err error
+		if subPath, err = expandSubPathExpr(vm.SubPathExpr, in.Env); err != nil {
+			return Mount{}, nil, err
+		}
+	}
+	if subPath != "" {
+		if err := ValidateSubPath(subPath); err != nil {
+			return Mount{}, nil, err
+		}
+	}
+
+	m := Mount{
+		Name:           vm.Name,
+		ContainerPath:  vm.MountPath,
+		SELinuxRelabel: vol.SELinuxRelabel,
+		ReadOnly:       vm.ReadOnly || vol.ReadOnly,
+	}
+	var plan *subPathPlan
+	if vol.Image != nil {
+		m.Image, m.ImageSubPath = vol.Image, subPath
+	} else {
+		m.HostPath = vol.HostPath
+		if subPath != "" {
+			inner := vol.InnerVolumeName
+			if inner == "" {
+				inner = vm.Name
+			}
+			if err := ValidateName("container name", ctrName); err != nil {
+				return Mount{}, nil, err
+			}
+			if err := ValidateName("inner volume name", inner); err != nil {
+				return Mount{}, nil, err
+			}
+			m.HostPath = filepath.Join(vol.HostPath, subPath)
+			plan = &subPathPlan{index: i, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
+		}
+	}
+
+	if !strings.HasPrefix(m.ContainerPath, "/") {
+		m.ContainerPath = filepath.Clean("/" + m.ContainerPath)
+	}
+	var err error
+	if m.Propagation, err = TranslateMountPropagation(vm.MountPropagation); err != nil {
+		return Mount{}, nil, err
+	}
+	rro, err := ResolveRecursiveReadOnly(*vm, in.SupportsRecursiveReadOnly)
+	if err != nil {
+		return Mount{}, nil, fmt.Errorf("failed to resolve recursive read-only mode: %w", err)
+	}
+	m.RecursiveReadOnly = rro
+	if len(vm.BindMountOptions) > 0 {
+		m.BindMountOptions = append([]string(nil), vm.BindMountOptions...)
+	}
+	return m, plan, nil
+}
+
+// prepareSubPath makes the subPath directory if it is missing and binds it into place, adding
+// the Subpather's undo to undo. It returns the bind target.
+func prepareSubPath(in Input, p subPathPlan, undo *undoList) (string, []string, error) {
+	ctrName := in.Container.Name
+	fullPath := filepath.Join(p.volumePath, p.subPath)
+	var warnings []string
+	exists, err := in.HostUtils.PathExists(fullPath)
+	switch {
+	case err != nil:
+		warnings = append(warnings, fmt.Sprintf("could not determine if subPath %q of volumeMount %q of container %q exists, not creating it: %v", p.subPath, p.mountName, ctrName, err))
+	case !exists:
+		perm, err := in.HostUtils.GetMode(p.volumePath)
+		if err != nil {
+			return "", warnings, err
+		}
+		if err := in.Subpather.SafeMakeDir(p.subPath, p.volumePath, perm); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", warnings, newError(ErrSubPathSetup, fmt.Sprintf("failed to create subPath directory for volumeMount %q of container %q", p.mountName, ctrName), err)
+		}
+	}
+	target, cleanup, err := in.Subpather.PrepareSafeSubpath(Subpath{
+		VolumeMountIndex: p.index,
+		Path:             fullPath,
+		VolumeName:       p.innerName,
+		VolumePath:       p.volumePath,
+		PodDir:           in.PodDir,
+		ContainerName:    ctrName,
+	})
+	if cleanup != nil {
+		undo.add(cleanup)
+	}
+	if err != nil {
+		return "", warnings, newError(ErrSubPathSetup, fmt.Sprintf("failed to prepare subPath for volumeMount %q of container %q", p.mountName, ctrName), err)
+	}
+	return target, warnings, nil
+}
+
+// undoList collects the Subpather's undo actions of one MakeMounts call.
+type undoList struct {
+	fns []func()
+}
+
+func (u *undoList) add(fn func()) { u.fns = append(u.fns, fn) }
+
+// run undoes in reverse order, in case a later preparation depends on an earlier one.
+func (u *undoList) run() {
+	for i := len(u.fns) - 1; i >= 0; i-- {
+		u.fns[i]()
+	}
+	u.fns = nil
+}
+
+// cleanupFunc returns the list as a cleanup that runs at most once, even when called concurrently.
+func (u *undoList) cleanupFunc() func() {
+	if len(u.fns) == 0 {
+		return noop
+	}
+	fns := u.fns
+	var once sync.Once
+	return func() {
+		once.Do(func() { (&undoList{fns: fns}).run() })
+	}
+}
+
+func noop() {}

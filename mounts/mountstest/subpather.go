@@ -1,0 +1,158 @@
+package mountstest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/podconfig/podconfig/mounts"
+)
+
+var _ mounts.Subpather = (*Subpather)(nil)
+
+// SubpatherFuncs injects errors into a Subpather. A nil func changes nothing; a func that returns
+// an error makes the method return that error and do nothing else.
+type SubpatherFuncs struct {
+	SafeMakeDir        func(subdir, base string, perm os.FileMode) error
+	PrepareSafeSubpath func(sp mounts.Subpath) error
+	CleanSubPaths      func(podDir, volumeName string) error
+}
+
+// Subpather is an in-memory mounts.Subpather. It returns the bind targets the Linux backend would
+// use, <PodDir>/volume-subpaths/<VolumeName>/<ContainerName>/<index>, and records which source
+// each is bound to, without touching the host. It is safe for concurrent use. Set Funcs before
+// first use.
+type Subpather struct {
+	// Funcs injects errors.
+	Funcs SubpatherFuncs
+
+	host  *HostUtils
+	mu    sync.Mutex
+	binds map[string]string
+	calls []Call
+}
+
+// NewSubpather returns a Subpather with no binds. When host is not nil, SafeMakeDir adds the
+// directories it makes to host, and PrepareSafeSubpath fails for a source host does not know.
+func NewSubpather(host *HostUtils) *Subpather {
+	return &Subpather{host: host, binds: map[string]string{}}
+}
+
+// SafeMakeDir records base/subdir, and each missing directory between, as created with perm.
+func (s *Subpather) SafeMakeDir(subdir, base string, perm os.FileMode) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, Call{Method: "SafeMakeDir", Path: subdir, Base: base, Perm: perm})
+	if f := s.Funcs.SafeMakeDir; f != nil {
+		if err := f(subdir, base, perm); err != nil {
+			return err
+		}
+	}
+	base = filepath.Clean(base)
+	full := filepath.Join(base, subdir)
+	if !within(full, base) {
+		return fmt.Errorf("path %s is outside of allowed base %s", full, base)
+	}
+	if s.host != nil {
+		for p := full; p != base; p = filepath.Dir(p) {
+			if !s.host.has(p) {
+				s.host.AddPath(p, perm)
+			}
+		}
+	}
+	return nil
+}
+
+// PrepareSafeSubpath binds sp.Path at its target in memory and returns the target. The cleanup
+// removes the bind if this call made it; it is nil when the target was already bound to sp.Path.
+func (s *Subpather) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, Call{Method: "PrepareSafeSubpath", Subpath: sp})
+	if f := s.Funcs.PrepareSafeSubpath; f != nil {
+		if err := f(sp); err != nil {
+			return "", nil, err
+		}
+	}
+	if err := mounts.ValidateName("volume name", sp.VolumeName); err != nil {
+		return "", nil, err
+	}
+	if err := mounts.ValidateName("container name", sp.ContainerName); err != nil {
+		return "", nil, err
+	}
+	if !within(filepath.Clean(sp.Path), filepath.Clean(sp.VolumePath)) {
+		return "", nil, fmt.Errorf("subpath %q not within volume path %q", sp.Path, sp.VolumePath)
+	}
+	if s.host != nil {
+		if !s.host.has(sp.Path) {
+			return "", nil, fmt.Errorf("lstat %s failed: %w", sp.Path, fs.ErrNotExist)
+		}
+	}
+	target := BindTarget(sp)
+	if s.binds[target] == sp.Path {
+		return target, nil, nil
+	}
+	s.binds[target] = sp.Path
+	source := sp.Path
+	return target, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.binds[target] == source {
+			delete(s.binds, target)
+		}
+	}, nil
+}
+
+// CleanSubPaths removes every bind of volumeName in podDir, of every container.
+func (s *Subpather) CleanSubPaths(podDir, volumeName string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, Call{Method: "CleanSubPaths", PodDir: podDir, VolumeName: volumeName})
+	if f := s.Funcs.CleanSubPaths; f != nil {
+		if err := f(podDir, volumeName); err != nil {
+			return err
+		}
+	}
+	if err := mounts.ValidateName("volume name", volumeName); err != nil {
+		return err
+	}
+	prefix := filepath.Join(podDir, "volume-subpaths", volumeName) + "/"
+	for target := range s.binds {
+		if strings.HasPrefix(target, prefix) {
+			delete(s.binds, target)
+		}
+	}
+	return nil
+}
+
+// Binds returns the current binds, bind target -> source.
+func (s *Subpather) Binds() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.binds))
+	for k, v := range s.binds {
+		out[k] = v
+	}
+	return out
+}
+
+// Calls returns the calls made so far, oldest first.
+func (s *Subpather) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// BindTarget returns where the Linux backend binds sp:
+// <PodDir>/volume-subpaths/<VolumeName>/<ContainerName>/<VolumeMountIndex>.
+func BindTarget(sp mounts.Subpath) string {
+	return filepath.Clean(sp.PodDir) + "/volume-subpaths/" + sp.VolumeName + "/" + sp.ContainerName + "/" + strconv.Itoa(sp.VolumeMountIndex)
+}
+
+func within(p, base string) bool {
+	return p == base || base == "/" || strings.HasPrefix(p, base+"/")
+}

@@ -1,0 +1,58 @@
+package mounts
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ValidateSubPath applies kubelet's subPath rules (makeMounts): a subPath must be relative and
+// have no ".." element. It also rejects NUL bytes, which no host path can hold. An empty subPath
+// is valid and means the volume root.
+func ValidateSubPath(subPath string) error {
+	if strings.HasPrefix(subPath, "/") {
+		return newError(ErrInvalidSubPath, fmt.Sprintf("error SubPath `%s` must not be an absolute path", subPath), nil)
+	}
+	if strings.IndexByte(subPath, 0) >= 0 {
+		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath %q: must not contain a NUL byte", subPath), nil)
+	}
+	if hasDotDotElement(subPath) {
+		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath `%s`: must not contain '..'", subPath), nil)
+	}
+	return nil
+}
+
+// hasDotDotElement reports whether any "/"-separated element of p is "..", without allocating.
+func hasDotDotElement(p string) bool {
+	for p != "" {
+		elem := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			elem, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateName checks that name can be used as one host path element: what podconfig requires of
+// container names and inner volume names before they become <podDir>/volume-subpaths/<volume>/<container>.
+// Kubelet relies on API validation for this; podconfig may be fed specs that never saw it.
+func ValidateName(kind, name string) error {
+	var why string
+	switch {
+	case name == "":
+		why = "must not be empty"
+	case name == "." || name == "..":
+		why = "must not be '.' or '..'"
+	case strings.IndexByte(name, '/') >= 0:
+		why = "must not contain '/'"
+	case strings.IndexByte(name, 0) >= 0:
+		why = "must not contain a NUL byte"
+	default:
+		return nil
+	}
+	return newError(ErrInvalidName, fmt.Sprintf("invalid %s %q: %s", kind, name, why), nil)
+}
