@@ -182,7 +182,7 @@ func TestMakeMountsKubeletCases(t *testing.T) {
 			want:    []mounts.Mount{{Name: "disk", ContainerPath: "/a", HostPath: "/vol/disk", BindMountOptions: []string{"noexec", "nosuid"}}},
 		},
 		{
-			name: "image volume has no host path and passes the subPath to the runtime",
+			name:    "image volume has no host path and passes the subPath to the runtime",
 			volumes: mounts.VolumeMap{"img": {Image: &runtimeapi.ImageSpec{Image: "registry/img:1"}}},
 			mounts:  []v1.VolumeMount{{MountPath: "/img", Name: "img", SubPath: "dir/sub", ReadOnly: true}},
 			want: []mounts.Mount{{
