@@ -1,0 +1,17 @@
+// Package resources computes the CRI Linux resources of a container and of a pod sandbox, as kubelet v1.37 does.
+//
+// Build a Calculator once per node with New, from a Config that holds the node facts (cgroup
+// version, memory and swap capacity, hugepage sizes), the kubelet settings that change the output
+// (cpuCFSQuota, cpuCFSQuotaPeriod, memoryThrottlingFactor, memoryReservationPolicy,
+// singleProcessOOMKill, swap behaviour) and the feature gates involved. DefaultConfig gives
+// kubelet's defaults; HostNode (Linux) reads the node facts from the host, offline rendering
+// fills Node by hand.
+//
+// Output order: HugepageLimits follow Node.HugePageSizes (HostNode sorts them by page size,
+// smallest first); Unified is a map.
+//
+// Current limitations:
+//   - DRA node-allocatable resources (gate DRANodeAllocatableResources, alpha and off in v1.37)
+//     are not modelled: output is kubelet's with that gate off.
+//   - Windows resources are out of scope.
+package resources

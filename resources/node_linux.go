@@ -1,0 +1,26 @@
+package resources
+
+import (
+	"io/fs"
+	"os"
+)
+
+// osFiles reads the real host.
+type osFiles struct{}
+
+func (osFiles) ReadFile(p string) ([]byte, error)       { return os.ReadFile(p) }
+func (osFiles) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
+func (osFiles) Stat(p string) (fs.FileInfo, error)      { return os.Stat(p) }
+
+var _ HostFiles = osFiles{}
+
+// HostNode reads this node's facts (see DetectNode) and its memory page size. Kubelet reads them
+// the same way at start-up; call it once and keep the result.
+func HostNode() (Node, error) {
+	n, err := DetectNode(osFiles{})
+	if err != nil {
+		return Node{}, err
+	}
+	n.PageSize = int64(os.Getpagesize())
+	return n, nil
+}
