@@ -113,7 +113,7 @@ func TestDetermineEffectiveSecurityContext(t *testing.T) {
 func TestDetermineEffectiveSecurityContextNeverAliases(t *testing.T) {
 	sc := &v1.SecurityContext{RunAsUser: ptr.To[int64](1000), Capabilities: &v1.Capabilities{Add: []v1.Capability{"CHOWN"}}}
 	for name, podSC := range map[string]*v1.PodSecurityContext{
-		"container only":   nil,
+		"container only":    nil,
 		"pod and container": {RunAsUser: ptr.To[int64](5), SELinuxOptions: &v1.SELinuxOptions{Type: "t"}},
 	} {
 		t.Run(name, func(t *testing.T) {
