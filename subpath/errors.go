@@ -1,0 +1,35 @@
+package subpath
+
+import "errors"
+
+// Error categories. Every error the package returns for one of these reasons matches the
+// category with errors.Is, while its text stays the one kubelet prints.
+var (
+	// ErrNotSupported is returned by every operation on operating systems other than Linux.
+	ErrNotSupported = errors.New("subpath operations are not supported on this operating system")
+	// ErrInvalidName is returned when a volume name, container name or mount index could not be
+	// used as a single host path element (empty, ".", "..", holding "/" or NUL, or negative).
+	ErrInvalidName = errors.New("invalid subpath name")
+	// ErrOutsideBase is returned when a path resolves, lexically or through a symlink, outside the
+	// directory it must stay in.
+	ErrOutsideBase = errors.New("path escapes its base directory")
+	// ErrUnexpectedFile is returned when a path element is a symlink that appeared after the path
+	// was resolved, or a file that is not a directory where a directory is needed.
+	ErrUnexpectedFile = errors.New("unexpected file type in path")
+)
+
+// kindError carries kubelet's message and, for errors.Is, both a category and the cause.
+type kindError struct {
+	kind  error
+	msg   string
+	cause error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func (e *kindError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.cause}
+}

@@ -1,0 +1,69 @@
+package subpath
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// containerSubPathDirectoryName is the directory under the pod directory that holds the bind
+// targets, as in kubelet.
+const containerSubPathDirectoryName = "volume-subpaths"
+
+// ValidateName reports whether name can be used as one host path element: it must not be empty,
+// "." or "..", and must not contain "/" or NUL. what names the field in the error ("volume name").
+// Kubelet trusts the API server for this; names that reach this package may never have passed one.
+func ValidateName(what, name string) error {
+	switch {
+	case name == "":
+		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s must not be empty", what)}
+	case name == "." || name == "..":
+		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s %q must not be %q", what, name, name)}
+	case strings.ContainsAny(name, "/\x00"):
+		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s %q must not contain '/' or NUL", what, name)}
+	}
+	return nil
+}
+
+// BindTarget returns where PrepareSafeSubpath binds a subPath:
+// <podDir>/volume-subpaths/<volumeName>/<containerName>/<volumeMountIndex> (kubelet:
+// getSubpathBindTarget). It rejects names that are not single path elements and negative indexes
+// before any path is built.
+func BindTarget(podDir, volumeName, containerName string, volumeMountIndex int) (string, error) {
+	if podDir == "" {
+		return "", &kindError{kind: ErrInvalidName, msg: "pod directory must not be empty"}
+	}
+	if err := ValidateName("volume name", volumeName); err != nil {
+		return "", err
+	}
+	if err := ValidateName("container name", containerName); err != nil {
+		return "", err
+	}
+	if volumeMountIndex < 0 {
+		return "", &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("volume mount index %d must not be negative", volumeMountIndex)}
+	}
+	return filepath.Join(podDir, containerSubPathDirectoryName, volumeName, containerName, strconv.Itoa(volumeMountIndex)), nil
+}
+
+// pathWithinBase reports whether fullPath is base or lies under it, lexically (mount-utils:
+// PathWithinBase).
+func pathWithinBase(fullPath, base string) bool {
+	rel, err := filepath.Rel(base, fullPath)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// splitPath returns the non-empty elements of a slash-separated path.
+func splitPath(p string) []string {
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for _, s := range parts {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

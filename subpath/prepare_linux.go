@@ -1,0 +1,167 @@
+package subpath
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// PrepareSafeSubpath bind-mounts sp.Path onto
+// <sp.PodDir>/volume-subpaths/<sp.VolumeName>/<sp.ContainerName>/<sp.VolumeMountIndex> and
+// returns that path (kubelet: PrepareSafeSubpath / doBindSubPath).
+//
+// The subPath is resolved once, then opened below the volume without following any symlink
+// (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or an O_NOFOLLOW|O_PATH walk on older
+// kernels); the descriptor is held and /proc/self/fd/N is what gets bound with mount(2), so the
+// mounted file is the one that was checked. A subPath that resolves outside the volume is an
+// error matching ErrOutsideBase; a FIFO, socket or regular file in the middle of the path is an
+// error, and a FIFO is only ever opened with O_PATH. Names that are not single path elements fail
+// with ErrInvalidName before any path is built.
+//
+// A target that is already a mount of the same file is reused; one of a different file is lazily
+// unmounted and replaced; a corrupted one (ENOTCONN, ESTALE, EIO, EACCES, EHOSTDOWN, EWOULDBLOCK)
+// is unmounted and replaced. The target is a 0750 directory for a directory and an empty 0640
+// file otherwise, in 0750 parent directories. When a step fails, the mount and the directories
+// this call made are removed again.
+//
+// The cleanup is never nil and undoes this preparation only: it unmounts the target and removes
+// the target and the parent directories this call created, once they are empty. It is a no-op when
+// the call failed or reused an existing mount. Call it when a later step of building the
+// container's mounts fails; after the container was created, leave the mount in place: the
+// container's next restart reuses it and CleanSubPaths removes it with the pod. The cleanup never
+// deletes anything that is still mounted or not empty; such leftovers are for CleanSubPaths,
+// which reports them.
+func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
+	noop := func() {}
+	target, err := BindTarget(sp.PodDir, sp.VolumeName, sp.ContainerName, sp.VolumeMountIndex)
+	if err != nil {
+		return "", noop, err
+	}
+	volumePath, err := filepath.EvalSymlinks(sp.VolumePath)
+	if err != nil {
+		return "", noop, fmt.Errorf("error resolving symlinks in %q: %w", sp.VolumePath, err)
+	}
+	path, err := filepath.EvalSymlinks(sp.Path)
+	if err != nil {
+		return "", noop, fmt.Errorf("error resolving symlinks in %q: %w", sp.Path, err)
+	}
+	srcFD, err := l.openSubpath(path, volumePath)
+	if err != nil {
+		return "", noop, err
+	}
+	defer func() { _ = unix.Close(srcFD) }()
+	var src unix.Stat_t
+	if err := unix.Fstat(srcFD, &src); err != nil {
+		return "", noop, fmt.Errorf("error opening subpath %v: %w", path, err)
+	}
+
+	mu := l.lockFor(target)
+	mu.Lock()
+	defer mu.Unlock()
+
+	reused, err := l.checkExistingMount(target, &src)
+	if err != nil {
+		return "", noop, err
+	}
+	if reused {
+		return target, noop, nil
+	}
+	created, tgtFD, err := prepareTarget(sp.PodDir, target, src.Mode&unix.S_IFMT == unix.S_IFDIR)
+	if err != nil {
+		l.undo(target, created, false)
+		return "", noop, err
+	}
+	err = unix.Mount(procFD(srcFD), procFD(tgtFD), "", unix.MS_BIND, "")
+	_ = unix.Close(tgtFD)
+	if err != nil {
+		l.undo(target, created, false)
+		return "", noop, fmt.Errorf("error mounting %s: %w", sp.Path, err)
+	}
+	var once sync.Once
+	cleanup := func() {
+		once.Do(func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if l.stillBinds(target, &src) {
+				l.undo(target, created, true)
+			}
+		})
+	}
+	return target, cleanup, nil
+}
+
+// stillBinds reports whether target is still a mount of the file src describes, so that the
+// cleanup of a preparation whose mount was since replaced leaves the replacement alone.
+func (l *Linux) stillBinds(target string, src *unix.Stat_t) bool {
+	mounted, err := l.mounter.IsMountPoint(target)
+	if err != nil || !mounted {
+		return false
+	}
+	var st unix.Stat_t
+	return unix.Lstat(target, &st) == nil && st.Dev == src.Dev && st.Ino == src.Ino
+}
+
+func procFD(fd int) string {
+	return "/proc/self/fd/" + strconv.Itoa(fd)
+}
+
+// openSubpath opens the already resolved path below volumePath (kubelet: safeOpenSubPath).
+func (l *Linux) openSubpath(path, volumePath string) (int, error) {
+	if !pathWithinBase(path, volumePath) {
+		return -1, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", path, volumePath)}
+	}
+	baseFD, err := openDir(volumePath)
+	if err != nil {
+		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+	}
+	defer func() { _ = unix.Close(baseFD) }()
+	rel, err := filepath.Rel(volumePath, path)
+	if err != nil {
+		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+	}
+	fd, err := l.openBeneath(baseFD, volumePath, splitPath(rel), false)
+	if err != nil {
+		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+	}
+	return fd, nil
+}
+
+// checkExistingMount reports whether target already binds the file src describes. A mount of
+// another file is lazily unmounted and a corrupted mount unmounted, so the caller mounts afresh.
+func (l *Linux) checkExistingMount(target string, src *unix.Stat_t) (bool, error) {
+	mounted, err := l.mounter.IsMountPoint(target)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case isCorruptedMount(err):
+		if uerr := l.mounter.Unmount(target); uerr != nil {
+			return false, fmt.Errorf("error unmounting corrupted mount %s: %w", target, uerr)
+		}
+		return false, nil
+	default:
+		return false, fmt.Errorf("error checking path %s for mount: %w", target, err)
+	}
+	if !mounted {
+		return false, nil
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(target, &st); err != nil {
+		return false, fmt.Errorf("error checking subpath mount info for %s: %w", target, &os.PathError{Op: "lstat", Path: target, Err: err})
+	}
+	if st.Dev == src.Dev && st.Ino == src.Ino {
+		return true, nil
+	}
+	if err := unix.Unmount(target, unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW); err != nil {
+		return false, fmt.Errorf("error lazy-unmounting stale subpath mount %s: %w", target, err)
+	}
+	return false, nil
+}

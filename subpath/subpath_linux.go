@@ -1,0 +1,56 @@
+package subpath
+
+import (
+	"hash/fnv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// lockStripes is the number of mutexes that serialise work on bind targets; two preparations of
+// the same target never interleave, unrelated ones rarely wait for each other.
+const lockStripes = 64
+
+// Linux is the subPath backend for Linux (kubelet: pkg/volume/util/subpath's subpath on Linux).
+// It is safe for concurrent use. Build it with New.
+type Linux struct {
+	mounter    Mounter
+	useOpenat2 bool
+	locks      [lockStripes]sync.Mutex
+}
+
+var _ mounts.Subpather = (*Linux)(nil)
+
+// New returns the Linux backend (kubelet: subpath.New). Without options it checks and removes
+// mount points with statx(2) and umount2(2), and resolves paths with openat2(2) when the kernel
+// has it.
+func New(opts ...Option) *Linux {
+	c := newConfig(opts)
+	l := &Linux{mounter: c.mounter, useOpenat2: !c.forceWalk && haveOpenat2()}
+	if l.mounter == nil {
+		l.mounter = newSysMounter()
+	}
+	return l
+}
+
+// haveOpenat2 probes the kernel once per backend; seccomp filters that answer EPERM or ENOSYS
+// count as "absent" too.
+func haveOpenat2() bool {
+	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_DIRECTORY,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if err != nil {
+		return false
+	}
+	_ = unix.Close(fd)
+	return true
+}
+
+func (l *Linux) lockFor(target string) *sync.Mutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(target))
+	return &l.locks[h.Sum32()%lockStripes]
+}
