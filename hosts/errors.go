@@ -1,0 +1,27 @@
+package hosts
+
+import "errors"
+
+// Error categories, for errors.Is. The error texts themselves match kubelet's where it has one.
+var (
+	// ErrInvalidHostname: a pod's hostname, hostnameOverride, subdomain, name or namespace cannot
+	// name the pod in DNS, or truncating it left nothing.
+	ErrInvalidHostname = errors.New("invalid pod hostname")
+	// ErrFQDNTooLong: hostname.domain does not fit the kernel's 64-byte nodename.
+	ErrFQDNTooLong = errors.New("pod FQDN too long")
+	// ErrInvalidHostsEntry: a pod IP, hostname, domain or hostAlias would not make a well-formed
+	// line of the hosts file, and could add lines of its own.
+	ErrInvalidHostsEntry = errors.New("invalid hosts file entry")
+	// ErrInvalidPodDir: the pod directory given to MakeHostsFile could place the file elsewhere.
+	ErrInvalidPodDir = errors.New("invalid pod directory")
+)
+
+// kindError carries an exact message and the category it belongs to, so that callers can match on
+// the category without the category changing the text.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }

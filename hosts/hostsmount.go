@@ -1,0 +1,122 @@
+package hosts
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/hostfs"
+)
+
+const (
+	// MountName is the name of the /etc/hosts mount kubelet adds to containers.
+	MountName = "k8s-managed-etc-hosts"
+	// ContainerPath is where the managed hosts file is mounted in a container, and the exact
+	// volumeMount path that makes kubelet leave /etc/hosts to the pod.
+	ContainerPath = "/etc/hosts"
+	// NodeHostsPath is the node's own hosts file, copied for host-network pods.
+	NodeHostsPath = "/etc/hosts"
+	// FileMode is the mode of the managed hosts file, whatever the umask.
+	FileMode fs.FileMode = 0o644
+)
+
+// FileWriter is what EnsureHostsFile needs from the host. hostfs.OS and *hostfs.Memory implement it.
+type FileWriter interface {
+	// WriteFile writes data to path, truncating an existing file in place.
+	WriteFile(path string, data []byte, perm fs.FileMode) error
+	// Chmod sets the mode of path.
+	Chmod(path string, perm fs.FileMode) error
+}
+
+var (
+	_ FileWriter = hostfs.OS{}
+	_ FileWriter = (*hostfs.Memory)(nil)
+)
+
+// EtcHostsPath returns the host path of a pod's managed hosts file, "<podDir>/etc-hosts" made
+// absolute and clean, as kubelet's getEtcHostsPath does on Linux.
+func EtcHostsPath(podDir string) string {
+	return filepath.Clean("/" + podDir + "/etc-hosts")
+}
+
+// ShouldMountHostsFile reports whether kubelet gives the pod a managed /etc/hosts at all
+// (kubelet's shouldMountHostsFile on Linux): only once it has an IP, or when it uses the host
+// network. A container that mounts a volume at exactly ContainerPath does not get it either.
+func ShouldMountHostsFile(podIPs []string, hostNetwork bool) bool {
+	return len(podIPs) > 0 || hostNetwork
+}
+
+// EnsureHostsFile writes content to path with mode 0644 whatever the umask, as kubelet's
+// ensureHostsFile does: WriteFile truncates an existing file in place, so running containers that
+// hold it see the new contents and its inode does not change, then Chmod fixes the mode, since the
+// umask may have narrowed a new file's mode and an existing file keeps its own. Errors are returned
+// unwrapped, as kubelet returns them. A failing Chmod leaves the new contents written: the file is
+// rewritten on every call, so there is no earlier state worth restoring.
+func EnsureHostsFile(w FileWriter, path string, content []byte) error {
+	if err := w.WriteFile(path, content, FileMode); err != nil {
+		return err
+	}
+	return w.Chmod(path, FileMode)
+}
+
+// ReadNodeHostsFile reads the node's /etc/hosts from the real file system. It is the default
+// HostsFileOptions.NodeHosts.
+func ReadNodeHostsFile() ([]byte, error) {
+	return hostfs.OS{}.ReadFile(NodeHostsPath)
+}
+
+// HostsFileOptions are the inputs of MakeHostsFile: kubelet's makeHostsMount arguments, plus where
+// the node's own hosts file comes from.
+type HostsFileOptions struct {
+	// PodDir is the pod's directory, <rootDir>/pods/<uid>.
+	PodDir string
+	// PodIPs are the pod's IPs, in the order their lines appear.
+	PodIPs []string
+	// HostName and HostDomainName come from GeneratePodHostNameAndDomain.
+	HostName, HostDomainName string
+	// HostAliases is spec.hostAliases.
+	HostAliases []v1.HostAlias
+	// HostNetwork is spec.hostNetwork: the file is then the node's hosts file plus the aliases.
+	HostNetwork bool
+	// NodeHosts returns the node's hosts file; it is called only for host-network pods. nil means
+	// ReadNodeHostsFile. Offline renderers pass fixed bytes so the output does not depend on the host.
+	NodeHosts func() ([]byte, error)
+}
+
+// MakeHostsFile builds the pod's hosts file and writes it to EtcHostsPath(opts.PodDir) through w,
+// returning that path: kubelet's makeHostsMount and ensureHostsFile, less the mount itself, which
+// the caller builds as {Name: MountName, ContainerPath: ContainerPath, HostPath: path,
+// SELinuxRelabel: true}. PodDir must be absolute and free of "..". The content is built and validated before anything is written, so an
+// invalid pod leaves the host untouched.
+func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
+	if !filepath.IsAbs(opts.PodDir) || slices.Contains(strings.Split(opts.PodDir, "/"), "..") {
+		return "", &kindError{kind: ErrInvalidPodDir, msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
+	}
+	var content []byte
+	var err error
+	if opts.HostNetwork {
+		read := opts.NodeHosts
+		if read == nil {
+			read = ReadNodeHostsFile
+		}
+		var nodeHosts []byte
+		if nodeHosts, err = read(); err != nil {
+			return "", err
+		}
+		content, err = NodeHostsFileContent(nodeHosts, opts.HostAliases)
+	} else {
+		content, err = ManagedHostsFileContent(opts.PodIPs, opts.HostName, opts.HostDomainName, opts.HostAliases)
+	}
+	if err != nil {
+		return "", err
+	}
+	path := EtcHostsPath(opts.PodDir)
+	if err := EnsureHostsFile(w, path, content); err != nil {
+		return "", err
+	}
+	return path, nil
+}
