@@ -79,7 +79,9 @@ func TestContainerSecurityContext(t *testing.T) {
 			name:        "container SELinux options replace the pod's",
 			podSC:       &v1.PodSecurityContext{SELinuxOptions: &v1.SELinuxOptions{User: "u", Level: "s0"}},
 			containerSC: &v1.SecurityContext{SELinuxOptions: &v1.SELinuxOptions{Type: "spc_t"}},
-			want:        func(w *runtimeapi.LinuxContainerSecurityContext) { w.SelinuxOptions = &runtimeapi.SELinuxOption{Type: "spc_t"} },
+			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
+				w.SelinuxOptions = &runtimeapi.SELinuxOption{Type: "spc_t"}
+			},
 		},
 		{
 			name:        "runAsUser wins over the image user and leaves the user name empty",
@@ -120,7 +122,9 @@ func TestContainerSecurityContext(t *testing.T) {
 			name:  "supplemental groups: fsGroup, the pod's list, then extra groups, duplicates kept",
 			podSC: &v1.PodSecurityContext{FSGroup: ptr.To[int64](2000), SupplementalGroups: []int64{3000, 2000}},
 			input: func(in *security.ContainerInput) { in.ExtraSupplementalGroups = []int64{4000, 3000} },
-			want:  func(w *runtimeapi.LinuxContainerSecurityContext) { w.SupplementalGroups = []int64{2000, 3000, 2000, 4000, 3000} },
+			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
+				w.SupplementalGroups = []int64{2000, 3000, 2000, 4000, 3000}
+			},
 		},
 		{
 			name:  "extra groups are added without a pod security context",
@@ -154,7 +158,10 @@ func TestContainerSecurityContext(t *testing.T) {
 		{
 			name:        "Unmasked procMount clears masked and read-only paths",
 			containerSC: &v1.SecurityContext{ProcMount: ptrProcMount(v1.UnmaskedProcMount)},
-			want:        func(w *runtimeapi.LinuxContainerSecurityContext) { w.MaskedPaths = []string{}; w.ReadonlyPaths = []string{} },
+			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
+				w.MaskedPaths = []string{}
+				w.ReadonlyPaths = []string{}
+			},
 		},
 		{
 			name:   "seccompDefault turns an unset profile into RuntimeDefault",
@@ -191,13 +198,17 @@ func TestContainerSecurityContext(t *testing.T) {
 			name:  "ephemeral container target is ignored with a shared process namespace",
 			spec:  func(p *v1.Pod) { p.Spec.ShareProcessNamespace = ptr.To(true) },
 			input: func(in *security.ContainerInput) { in.NamespaceTarget = "target-id" },
-			want:  func(w *runtimeapi.LinuxContainerSecurityContext) { w.NamespaceOptions.Pid = runtimeapi.NamespaceMode_POD },
+			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
+				w.NamespaceOptions.Pid = runtimeapi.NamespaceMode_POD
+			},
 		},
 		{
 			name:   "hostUsers false gives the pod's user-namespace mappings",
 			spec:   func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
 			config: func(c *security.Config) { c.UserNamespaces = securitytest.FixedUserNamespaces(65536) },
-			want:   func(w *runtimeapi.LinuxContainerSecurityContext) { w.NamespaceOptions.UsernsOptions = podMappings(65536) },
+			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
+				w.NamespaceOptions.UsernsOptions = podMappings(65536)
+			},
 		},
 		{name: "hostUsers false without user-namespace support fails", spec: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
 			wantErr: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", wantIs: security.ErrUserNamespacesUnsupported},
