@@ -1,0 +1,2 @@
+// Package envfile reads one variable from an env file with kubelet's strict single-quote parser (EnvFiles, fileKeyRef).
+package envfile
