@@ -71,8 +71,10 @@ type fakeCPUs struct {
 	pods       map[string]bool
 }
 
-func (f fakeCPUs) ContainerHasExclusiveCPUs(_ *v1.Pod, c *v1.Container) bool { return f.containers[c.Name] }
-func (f fakeCPUs) PodHasExclusiveCPUs(p *v1.Pod) bool                        { return f.pods[p.Name] }
+func (f fakeCPUs) ContainerHasExclusiveCPUs(_ *v1.Pod, c *v1.Container) bool {
+	return f.containers[c.Name]
+}
+func (f fakeCPUs) PodHasExclusiveCPUs(p *v1.Pod) bool { return f.pods[p.Name] }
 
 var _ resources.ExclusiveCPUs = fakeCPUs{}
 
