@@ -1,0 +1,109 @@
+package logs_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podconfig/podconfig/logs"
+)
+
+func TestBuildContainerLogsPath(t *testing.T) {
+	tests := []struct {
+		name      string
+		container string
+		restarts  int
+		want      string
+	}{
+		{name: "the first run logs to 0.log under the container name", container: "web", restarts: 0, want: "web/0.log"},
+		{name: "the restart count names the file", container: "web", restarts: 12, want: "web/12.log"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, logs.BuildContainerLogsPath(tt.container, tt.restarts))
+		})
+	}
+}
+
+func TestBuildLogsDirectories(t *testing.T) {
+	tests := []struct {
+		name                         string
+		dir, ns, pod, uid, container string
+		wantPod, wantContainer       string
+	}{
+		{
+			name: "namespace, name and UID are joined with underscores",
+			dir:  "/var/log/pods", ns: "shop", pod: "web-0", uid: "8d6f-11", container: "app",
+			wantPod: "/var/log/pods/shop_web-0_8d6f-11", wantContainer: "/var/log/pods/shop_web-0_8d6f-11/app",
+		},
+		{
+			name: "underscores inside names are not escaped",
+			dir:  "/logs", ns: "a_b", pod: "c_d", uid: "u", container: "x",
+			wantPod: "/logs/a_b_c_d_u", wantContainer: "/logs/a_b_c_d_u/x",
+		},
+		{
+			name: "the result is cleaned by filepath.Join",
+			dir:  "/var/log//pods/", ns: "ns", pod: "p", uid: "u", container: "c",
+			wantPod: "/var/log/pods/ns_p_u", wantContainer: "/var/log/pods/ns_p_u/c",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.wantPod, logs.BuildPodLogsDirectory(tt.dir, tt.ns, tt.pod, types.UID(tt.uid)))
+			assert.Equal(t, tt.wantContainer, logs.BuildContainerLogsDirectory(tt.dir, tt.ns, tt.pod, types.UID(tt.uid), tt.container))
+		})
+	}
+}
+
+func TestParsePodUIDFromLogsDirectory(t *testing.T) {
+	tests := []struct {
+		name, dir string
+		want      types.UID
+	}{
+		{name: "the UID is the last underscore-separated element", dir: "shop_web-0_8d6f-11", want: "8d6f-11"},
+		{name: "underscores in names do not confuse it", dir: "a_b_c_d_u", want: "u"},
+		{name: "a name without underscores is returned whole", dir: "plain", want: "plain"},
+		{name: "a trailing underscore gives an empty UID", dir: "ns_name_", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, logs.ParsePodUIDFromLogsDirectory(tt.dir))
+		})
+	}
+}
+
+func TestValidateLogPathNames(t *testing.T) {
+	tests := []struct {
+		name, ns, pod, uid, container string
+		wantErr                       string
+	}{
+		{name: "ordinary names are fine", ns: "shop", pod: "web-0", uid: "8d6f", container: "app"},
+		{name: "a namespace with a slash is rejected", ns: "../../etc", pod: "p", uid: "u", container: "c",
+			wantErr: `invalid name for a log path: pod namespace "../../etc" must not contain '/' or NUL`},
+		{name: "a pod name with NUL is rejected", ns: "ns", pod: "p\x00", uid: "u", container: "c",
+			wantErr: `invalid name for a log path: pod name "p\x00" must not contain '/' or NUL`},
+		{name: "a UID with a slash is rejected", ns: "ns", pod: "p", uid: "a/b", container: "c",
+			wantErr: `invalid name for a log path: pod UID "a/b" must not contain '/' or NUL`},
+		{name: "a container name with a slash is rejected", ns: "ns", pod: "p", uid: "u", container: "../x",
+			wantErr: `invalid name for a log path: container name "../x" must not contain '/' or NUL`},
+		{name: "a container name of .. is rejected", ns: "ns", pod: "p", uid: "u", container: "..",
+			wantErr: `invalid name for a log path: container name ".." is not a usable path element`},
+		{name: "a container name of . is rejected", ns: "ns", pod: "p", uid: "u", container: ".",
+			wantErr: `invalid name for a log path: container name "." is not a usable path element`},
+		{name: "an empty container name is rejected", ns: "ns", pod: "p", uid: "u", container: "",
+			wantErr: `invalid name for a log path: container name "" is not a usable path element`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := logs.ValidateLogPathNames(tt.ns, tt.pod, types.UID(tt.uid), tt.container)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.EqualError(t, err, tt.wantErr)
+			require.ErrorIs(t, err, logs.ErrInvalidName)
+		})
+	}
+}
