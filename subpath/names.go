@@ -56,12 +56,12 @@ func pathWithinBase(fullPath, base string) bool {
 	return rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
-// splitPath returns the non-empty elements of a slash-separated path.
+// splitPath returns the elements of a slash-separated path other than "" and ".".
 func splitPath(p string) []string {
 	parts := strings.Split(p, "/")
 	out := parts[:0]
 	for _, s := range parts {
-		if s != "" {
+		if s != "" && s != "." {
 			out = append(out, s)
 		}
 	}
