@@ -42,28 +42,32 @@ func VerifyRunAsNonRoot(pod *v1.Pod, container *v1.Container, uid *int64, userna
 	if eff.runAsNonRoot == nil || !*eff.runAsNonRoot {
 		return nil
 	}
-	podName := FormatPod(pod)
-	fail := func(msg string) error {
-		return &RunAsNonRootError{Pod: podName, Container: container.Name, msg: msg}
+	// The messages end in the same pod and container names; building them only on failure keeps
+	// the common, passing case free of allocations.
+	fail := func(format string, args ...any) error {
+		podName := FormatPod(pod)
+		args = append(args, podName, container.Name)
+		return &RunAsNonRootError{Pod: podName, Container: container.Name, msg: fmt.Sprintf(format+" (pod: %q, container: %s)", args...)}
 	}
 	if eff.runAsUser != nil {
 		if *eff.runAsUser == 0 {
-			return fail(fmt.Sprintf("container's runAsUser breaks non-root policy (pod: %q, container: %s)", podName, container.Name))
+			return fail("container's runAsUser breaks non-root policy")
 		}
 		return nil
 	}
 	if uid == nil && len(username) > 0 {
-		return fail(fmt.Sprintf("container has runAsNonRoot and image has non-numeric user (%s), cannot verify user is non-root (pod: %q, container: %s)", username, podName, container.Name))
+		return fail("container has runAsNonRoot and image has non-numeric user (%s), cannot verify user is non-root", username)
 	}
-	if uid == nil {
-		uid = new(int64)
+	var imageUID int64 // an image that reports no user runs as root
+	if uid != nil {
+		imageUID = *uid
 	}
-	if *uid == 0 {
-		return fail(fmt.Sprintf("container has runAsNonRoot and image will run as root (pod: %q, container: %s)", podName, container.Name))
+	if imageUID == 0 {
+		return fail("container has runAsNonRoot and image will run as root")
 	}
-	if msgs := validation.IsValidUserID(*uid); len(msgs) > 0 {
-		return fail(fmt.Sprintf("container has runAsNonRoot and image has an invalid user id (%d). (Must be 1-(%d)): %s (pod: %q, container: %s)",
-			*uid, math.MaxInt32, strings.Join(msgs, "; "), podName, container.Name))
+	if msgs := validation.IsValidUserID(imageUID); len(msgs) > 0 {
+		return fail("container has runAsNonRoot and image has an invalid user id (%d). (Must be 1-(%d)): %s",
+			imageUID, math.MaxInt32, strings.Join(msgs, "; "))
 	}
 	return nil
 }

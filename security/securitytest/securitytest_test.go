@@ -1,0 +1,169 @@
+package securitytest_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/security/securitytest"
+)
+
+func TestImageUserMap(t *testing.T) {
+	m := securitytest.ImageUserMap{
+		"numeric": {UID: ptr.To[int64](1000)},
+		"both":    {UID: ptr.To[int64](5), Username: "five"},
+		"named":   {Username: "app"},
+		"empty":   {},
+	}
+	for _, tc := range []struct {
+		name, image  string
+		wantUID      *int64
+		wantUsername string
+	}{
+		{name: "numeric user", image: "numeric", wantUID: ptr.To[int64](1000)},
+		{name: "uid wins over the name", image: "both", wantUID: ptr.To[int64](5)},
+		{name: "named user", image: "named", wantUsername: "app"},
+		{name: "entry without a user runs as root", image: "empty", wantUID: ptr.To[int64](0)},
+		{name: "unknown image runs as root", image: "other", wantUID: ptr.To[int64](0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			uid, username, err := m.ImageUser(context.Background(), tc.image)
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantUID, uid)
+			assert.Equal(t, tc.wantUsername, username)
+		})
+	}
+	uid, _, _ := m.ImageUser(context.Background(), "numeric")
+	*uid = 0
+	assert.Equal(t, int64(1000), *m["numeric"].UID, "the map's uid is not handed out")
+}
+
+func pod(uid types.UID) *v1.Pod {
+	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: uid}, Spec: v1.PodSpec{HostUsers: ptr.To(false)}}
+}
+
+func hostID(t *testing.T, ns *runtimeapi.UserNamespace) uint32 {
+	t.Helper()
+	require.Equal(t, runtimeapi.NamespaceMode_POD, ns.Mode)
+	require.Len(t, ns.Uids, 1)
+	require.Len(t, ns.Gids, 1)
+	assert.Equal(t, ns.Uids[0].HostId, ns.Gids[0].HostId)
+	assert.Equal(t, uint32(0), ns.Uids[0].ContainerId)
+	assert.Equal(t, uint32(65536), ns.Uids[0].Length)
+	assert.NotSame(t, ns.Uids[0], ns.Gids[0])
+	return ns.Uids[0].HostId
+}
+
+func TestFixedUserNamespaces(t *testing.T) {
+	m := securitytest.FixedUserNamespaces(65536)
+	ctx := context.Background()
+	a, err := m.GetOrCreateUserNamespaceMappings(ctx, pod("a"), "")
+	require.NoError(t, err)
+	b, err := m.GetOrCreateUserNamespaceMappings(ctx, pod("b"), "")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(65536), hostID(t, a))
+	assert.Equal(t, uint32(65536), hostID(t, b))
+
+	_, err = m.GetOrCreateUserNamespaceMappings(ctx, pod("a"), "runsc")
+	require.EqualError(t, err, "can't set `spec.hostUsers: false`, RuntimeClass handler \"runsc\" does not support user namespaces: the handler \"runsc\" is not known")
+	require.ErrorIs(t, err, security.ErrUserNamespacesUnsupported)
+
+	_, err = securitytest.FixedUserNamespaces(1<<32-1000).GetOrCreateUserNamespaceMappings(ctx, pod("a"), "")
+	require.EqualError(t, err, "user namespace for pod p_ns(a): host ids 4294966296+65536 exceed the 32-bit id space")
+}
+
+func TestAllocatingUserNamespaces(t *testing.T) {
+	m := securitytest.AllocatingUserNamespaces(65536, 2)
+	ctx := context.Background()
+	get := func(uid types.UID) (uint32, error) {
+		ns, err := m.GetOrCreateUserNamespaceMappings(ctx, pod(uid), "")
+		if err != nil {
+			return 0, err
+		}
+		return hostID(t, ns), nil
+	}
+	a, err := get("a")
+	require.NoError(t, err)
+	b, err := get("b")
+	require.NoError(t, err)
+	again, err := get("a")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(65536), a)
+	assert.Equal(t, uint32(131072), b)
+	assert.Equal(t, a, again, "a pod keeps its block")
+
+	_, err = get("c")
+	require.EqualError(t, err, "user namespace for pod p_ns(c): all 2 id ranges are in use")
+
+	m.Release("a")
+	c, err := get("c")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(65536), c, "a released block is reused")
+}
+
+func TestAllocatingUserNamespacesConcurrent(t *testing.T) {
+	m := securitytest.AllocatingUserNamespaces(65536, 64)
+	var wg sync.WaitGroup
+	ids := make([]uint32, 64)
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ns, err := m.GetOrCreateUserNamespaceMappings(context.Background(), pod(types.UID(rune('A'+i))), "")
+			if assert.NoError(t, err) {
+				ids[i] = ns.Uids[0].HostId
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[uint32]bool{}
+	for _, id := range ids {
+		assert.False(t, seen[id], "block %d handed out twice", id)
+		seen[id] = true
+	}
+}
+
+func TestRuntimeClasses(t *testing.T) {
+	m := securitytest.RuntimeClasses{"gvisor": "runsc"}
+	for _, tc := range []struct {
+		name    string
+		class   *string
+		want    string
+		wantErr string
+	}{
+		{name: "nil class is the default handler", class: nil, want: ""},
+		{name: "empty class is the default handler", class: ptr.To(""), want: ""},
+		{name: "known class gives its handler", class: ptr.To("gvisor"), want: "runsc"},
+		{name: "unknown class is NotFound", class: ptr.To("kata"), wantErr: `runtimeclasses.node.k8s.io "kata" not found`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := m.LookupRuntimeHandler(tc.class)
+			if tc.wantErr != "" {
+				require.EqualError(t, err, tc.wantErr)
+				assert.True(t, apierrors.IsNotFound(err))
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestThermalPaths(t *testing.T) {
+	p := securitytest.ThermalPaths{"/sys/devices/system/cpu/cpu0/thermal_throttle"}
+	got := p.ThermalThrottlePaths()
+	assert.Equal(t, []string(p), got)
+	got[0] = "changed"
+	assert.Equal(t, "/sys/devices/system/cpu/cpu0/thermal_throttle", p[0])
+	assert.Empty(t, securitytest.ThermalPaths{}.ThermalThrottlePaths())
+}
