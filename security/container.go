@@ -60,6 +60,7 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	if sc.Seccomp, err = SeccompProfile(pod, c, r.cfg.SeccompProfileRoot, r.cfg.SeccompDefault); err != nil {
 		return nil, err
 	}
+	//lint:ignore SA1019 kubelet still fills the deprecated string for runtimes that read only it
 	if sc.Apparmor, sc.ApparmorProfile, err = AppArmorProfile(pod, c); err != nil {
 		return nil, err
 	}

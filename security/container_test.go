@@ -183,6 +183,7 @@ func TestContainerSecurityContext(t *testing.T) {
 			podSC: &v1.PodSecurityContext{AppArmorProfile: &v1.AppArmorProfile{Type: v1.AppArmorProfileTypeLocalhost, LocalhostProfile: ptr.To("p")}},
 			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
 				w.Apparmor = &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: "p"}
+				//lint:ignore SA1019 the deprecated field is part of kubelet's output
 				w.ApparmorProfile = "localhost/p"
 			},
 		},
