@@ -41,6 +41,7 @@ type Input struct {
 // subPathPlan is a subPath mount whose host side is prepared once every mount has been checked.
 type subPathPlan struct {
 	index      int
+	fullPath   string
 	mountName  string
 	innerName  string
 	volumePath string
@@ -82,14 +83,14 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	for i := range ctr.VolumeMounts {
 		vm := &ctr.VolumeMounts[i]
 		hostsMount = hostsMount && vm.MountPath != EtcHostsPath
-		m, plan, err := resolveMount(in, i, vm)
+		mounts = mounts[:i+1]
+		plan, err := resolveMount(in, i, vm, &mounts[i])
 		if err != nil {
 			return nil, noop, nil, err
 		}
-		if plan != nil {
-			plans = append(plans, *plan)
+		if plan.fullPath != "" {
+			plans = append(plans, plan)
 		}
-		mounts = append(mounts, m)
 	}
 	if len(plans) > 0 && (in.HostUtils == nil || in.Subpather == nil) {
 		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q uses a subPath but MakeMounts has no HostUtils or Subpather", ctr.Name), nil)
@@ -120,35 +121,35 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	return mounts, undo.cleanupFunc(), warnings, nil
 }
 
-// resolveMount does every check for one volumeMount that needs no host access, and says which
-// subPath, if any, must be prepared on the host.
-func resolveMount(in Input, i int, vm *v1.VolumeMount) (Mount, *subPathPlan, error) {
+// resolveMount does every check for one volumeMount that needs no host access and fills m. The
+// returned plan has a fullPath when a subPath must be prepared on the host.
+func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, error) {
 	ctrName := in.Container.Name
 	vol, ok := in.Volumes[vm.Name]
 	if !ok || !vol.Mountable() {
-		return Mount{}, nil, newError(ErrVolumeNotFound, fmt.Sprintf("cannot find volume %q to mount into container %q", vm.Name, ctrName), nil)
+		return subPathPlan{}, newError(ErrVolumeNotFound, fmt.Sprintf("cannot find volume %q to mount into container %q", vm.Name, ctrName), nil)
 	}
 
 	subPath := vm.SubPath
 	if vm.SubPathExpr != "" {
 		var err error
 		if subPath, err = expandSubPathExpr(vm.SubPathExpr, in.Env); err != nil {
-			return Mount{}, nil, err
+			return subPathPlan{}, err
 		}
 	}
 	if subPath != "" {
 		if err := ValidateSubPath(subPath); err != nil {
-			return Mount{}, nil, err
+			return subPathPlan{}, err
 		}
 	}
 
-	m := Mount{
+	*m = Mount{
 		Name:           vm.Name,
 		ContainerPath:  vm.MountPath,
 		SELinuxRelabel: vol.SELinuxRelabel,
 		ReadOnly:       vm.ReadOnly || vol.ReadOnly,
 	}
-	var plan *subPathPlan
+	var plan subPathPlan
 	if vol.Image != nil {
 		m.Image, m.ImageSubPath = vol.Image, subPath
 	} else {
@@ -159,13 +160,13 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount) (Mount, *subPathPlan, err
 				inner = vm.Name
 			}
 			if err := ValidateName("container name", ctrName); err != nil {
-				return Mount{}, nil, err
+				return subPathPlan{}, err
 			}
 			if err := ValidateName("inner volume name", inner); err != nil {
-				return Mount{}, nil, err
+				return subPathPlan{}, err
 			}
 			m.HostPath = filepath.Join(vol.HostPath, subPath)
-			plan = &subPathPlan{index: i, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
+			plan = subPathPlan{index: i, fullPath: m.HostPath, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
 		}
 	}
 
@@ -174,24 +175,24 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount) (Mount, *subPathPlan, err
 	}
 	var err error
 	if m.Propagation, err = TranslateMountPropagation(vm.MountPropagation); err != nil {
-		return Mount{}, nil, err
+		return subPathPlan{}, err
 	}
 	rro, err := ResolveRecursiveReadOnly(*vm, in.SupportsRecursiveReadOnly)
 	if err != nil {
-		return Mount{}, nil, fmt.Errorf("failed to resolve recursive read-only mode: %w", err)
+		return subPathPlan{}, fmt.Errorf("failed to resolve recursive read-only mode: %w", err)
 	}
 	m.RecursiveReadOnly = rro
 	if len(vm.BindMountOptions) > 0 {
 		m.BindMountOptions = append([]string(nil), vm.BindMountOptions...)
 	}
-	return m, plan, nil
+	return plan, nil
 }
 
 // prepareSubPath makes the subPath directory if it is missing and binds it into place, adding
 // the Subpather's undo to undo. It returns the bind target.
 func prepareSubPath(in Input, p subPathPlan, undo *undoList) (string, []string, error) {
 	ctrName := in.Container.Name
-	fullPath := filepath.Join(p.volumePath, p.subPath)
+	fullPath := p.fullPath
 	var warnings []string
 	exists, err := in.HostUtils.PathExists(fullPath)
 	switch {

@@ -140,6 +140,13 @@ func (s *Subpather) Binds() map[string]string {
 	return out
 }
 
+// ResetCalls forgets the calls recorded so far, so a long benchmark does not grow without bound.
+func (s *Subpather) ResetCalls() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = s.calls[:0]
+}
+
 // Calls returns the calls made so far, oldest first.
 func (s *Subpather) Calls() []Call {
 	s.mu.Lock()
