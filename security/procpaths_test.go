@@ -110,3 +110,10 @@ func TestResolverReadsThermalPathsOnceAndLazily(t *testing.T) {
 }
 
 func ptrProcMount(p v1.ProcMountType) *v1.ProcMountType { return &p }
+
+func TestHostCPUsOnThisNode(t *testing.T) {
+	for _, p := range (security.HostCPUs{}).ThermalThrottlePaths() {
+		assert.Regexp(t, `^/sys/devices/system/cpu/cpu[0-9]+/thermal_throttle$`, p)
+		assert.DirExists(t, p)
+	}
+}

@@ -27,11 +27,15 @@ func (e *RunAsNonRootError) Unwrap() error { return ErrRunAsNonRoot }
 // VerifyRunAsNonRoot reproduces kubelet's verifyRunAsNonRoot (kuberuntime, Linux). uid and username
 // are what the image runs as, as ImageUserResolver reports them. When the effective security context
 // asks for runAsNonRoot:
-//   - an explicit runAsUser decides alone: 0 fails, anything else passes (the image is not consulted);
+//   - an explicit runAsUser decides alone: 0 fails, a valid non-zero uid passes (the image is not
+//     consulted);
 //   - otherwise an image with a non-numeric user fails, since it cannot be checked;
 //   - an image uid of 0 fails, and so does a uid outside 0..2147483647.
 //
-// Unlike kubelet, an image that reports neither a uid nor a user name (uid nil, username "") fails
+// Unlike kubelet, a runAsUser outside 0..2147483647 fails too (wrapping ErrRunAsNonRoot): kubelet
+// relies on API validation to reject it, but runtimes narrow the uid to 32 bits, where 4294967296
+// becomes 0 and -1 means "keep the current user", so such a value would run the container as root.
+// And an image that reports neither a uid nor a user name (uid nil, username "") fails
 // as running as root instead of passing: kubelet's getImageUser never produces that pair (it reports
 // uid 0), so only a resolver that forgot the image user could, and that must not bypass the check.
 func VerifyRunAsNonRoot(pod *v1.Pod, container *v1.Container, uid *int64, username string) error {
@@ -52,6 +56,9 @@ func VerifyRunAsNonRoot(pod *v1.Pod, container *v1.Container, uid *int64, userna
 	if eff.runAsUser != nil {
 		if *eff.runAsUser == 0 {
 			return fail("container's runAsUser breaks non-root policy")
+		}
+		if msgs := validation.IsValidUserID(*eff.runAsUser); len(msgs) > 0 {
+			return fail("container has runAsNonRoot and an invalid runAsUser (%d): %s", *eff.runAsUser, strings.Join(msgs, "; "))
 		}
 		return nil
 	}
