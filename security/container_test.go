@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
@@ -285,4 +286,30 @@ func TestContainerSecurityContextNilInput(t *testing.T) {
 			require.ErrorIs(t, err, security.ErrInvalidInput)
 		})
 	}
+}
+
+func TestResolverIsSafeForConcurrentUse(t *testing.T) {
+	r := security.New(security.Config{
+		ThermalThrottle: &countingThermal{},
+		UserNamespaces:  securitytest.AllocatingUserNamespaces(65536, 8),
+	})
+	done := make(chan *runtimeapi.LinuxContainerSecurityContext, 8)
+	for i := range 8 {
+		go func() {
+			pod := testPod(&v1.PodSecurityContext{FSGroup: ptr.To[int64](int64(i))}, nil)
+			pod.UID = types.UID(rune('a' + i))
+			pod.Spec.HostUsers = ptr.To(false)
+			sc, err := r.ContainerSecurityContext(context.Background(), security.ContainerInput{Pod: pod, Container: &pod.Spec.Containers[0]})
+			assert.NoError(t, err)
+			done <- sc
+		}()
+	}
+	hosts := map[uint32]bool{}
+	for range 8 {
+		sc := <-done
+		require.NotNil(t, sc)
+		assert.Len(t, sc.MaskedPaths, 13)
+		hosts[sc.NamespaceOptions.UsernsOptions.Uids[0].HostId] = true
+	}
+	assert.Len(t, hosts, 8, "each pod got its own id range")
 }
