@@ -50,10 +50,6 @@ func v2Node() resources.Node {
 	return resources.Node{CgroupV2: true, MemoryCapacity: 32 * gi, HugePageSizes: []string{"2MB", "1GB"}}
 }
 
-func zeroHugepages() []*runtimeHugepage {
-	return hugepages("2MB", 0, "1GB", 0)
-}
-
 func newCalc(t testing.TB, mutate func(*resources.Config)) *resources.Calculator {
 	t.Helper()
 	cfg := resources.DefaultConfig(v2Node())
@@ -77,8 +73,6 @@ func (f fakeCPUs) ContainerHasExclusiveCPUs(_ *v1.Pod, c *v1.Container) bool {
 func (f fakeCPUs) PodHasExclusiveCPUs(p *v1.Pod) bool { return f.pods[p.Name] }
 
 var _ resources.ExclusiveCPUs = fakeCPUs{}
-
-type runtimeHugepage = runtimeapi.HugepageLimit
 
 // hugepages builds the expected HugepageLimits from page size, limit pairs.
 func hugepages(pairs ...any) []*runtimeapi.HugepageLimit {

@@ -1,0 +1,28 @@
+package resources_test
+
+import "testing"
+
+// BenchmarkContainerResources renders the SPEC sample Burstable container on a cgroup v2 node
+// with kubelet's defaults and no pod-level resources.
+func BenchmarkContainerResources(b *testing.B) {
+	c := newCalc(b, nil)
+	pod := samplePod()
+	ctr := &pod.Spec.Containers[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := c.ContainerResources(pod, ctr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSandboxResources(b *testing.B) {
+	c := newCalc(b, nil)
+	pod := samplePod()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := c.SandboxResources(pod); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
