@@ -71,7 +71,7 @@ func (m *Memory) MkdirAll(p string, perm fs.FileMode) error {
 
 // mkdirAllLocked follows os.MkdirAll step by step so that errors (and the path they name) match.
 func (m *Memory) mkdirAllLocked(p string, perm fs.FileMode) error {
-	if res, err := m.walk(p, true); err == nil && res.n != nil {
+	if res, err := m.walk(p, follow); err == nil && res.n != nil {
 		if res.n.kind == kindDir {
 			return nil
 		}
@@ -91,7 +91,7 @@ func (m *Memory) mkdirAllLocked(p string, perm fs.FileMode) error {
 		}
 	}
 	if err := m.mkdirLocked(p, perm); err != nil {
-		if res, lerr := m.walk(p, false); lerr == nil && res.n != nil && res.n.kind == kindDir {
+		if res, lerr := m.walk(p, noFollow); lerr == nil && res.n != nil && res.n.kind == kindDir {
 			return nil
 		}
 		return err
@@ -100,7 +100,7 @@ func (m *Memory) mkdirAllLocked(p string, perm fs.FileMode) error {
 }
 
 func (m *Memory) mkdirLocked(p string, perm fs.FileMode) error {
-	res, err := m.walk(p, false)
+	res, err := m.walk(p, create)
 	if err != nil {
 		return pathErr("mkdir", p, err)
 	}
@@ -116,14 +116,14 @@ func (m *Memory) mkdirLocked(p string, perm fs.FileMode) error {
 // openForWrite resolves p as open(2) with O_CREAT does: following a final symlink, creating a
 // missing file with perm, refusing directories. It returns the file and whether it existed.
 func (m *Memory) openForWrite(p string, perm fs.FileMode) (*node, error) {
-	res, err := m.walk(p, true)
+	res, err := m.walk(p, openCreate)
 	if err != nil {
 		return nil, pathErr("open", p, err)
 	}
+	if res.trailing {
+		return nil, pathErr("open", p, syscall.EISDIR)
+	}
 	if res.n == nil {
-		if res.trailing {
-			return nil, pathErr("open", p, syscall.EISDIR)
-		}
 		f := m.newNode(kindFile, perm)
 		res.dir.children[res.name] = f
 		return f, nil
@@ -165,7 +165,7 @@ func (m *Memory) Create(p string) error {
 func (m *Memory) Chmod(p string, perm fs.FileMode) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res, err := m.walk(p, true)
+	res, err := m.walk(p, follow)
 	if err == nil && res.n == nil {
 		err = syscall.ENOENT
 	}
@@ -180,7 +180,7 @@ func (m *Memory) Chmod(p string, perm fs.FileMode) error {
 func (m *Memory) ReadFile(p string) ([]byte, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("open", p, true)
+	n, err := m.existing("open", p, follow)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +191,8 @@ func (m *Memory) ReadFile(p string) ([]byte, error) {
 }
 
 // existing resolves a path that must exist. The caller holds m.mu.
-func (m *Memory) existing(op, p string, follow bool) (*node, error) {
-	res, err := m.walk(p, follow)
+func (m *Memory) existing(op, p string, mode walkMode) (*node, error) {
+	res, err := m.walk(p, mode)
 	if err == nil && res.n == nil {
 		err = syscall.ENOENT
 	}
@@ -207,7 +207,7 @@ func (m *Memory) existing(op, p string, follow bool) (*node, error) {
 func (m *Memory) Open(p string) (fs.File, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("open", p, true)
+	n, err := m.existing("open", p, follow)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (m *Memory) Open(p string) (fs.File, error) {
 func (m *Memory) Stat(p string) (fs.FileInfo, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("stat", p, true)
+	n, err := m.existing("stat", p, follow)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func (m *Memory) Stat(p string) (fs.FileInfo, error) {
 func (m *Memory) Lstat(p string) (fs.FileInfo, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("lstat", p, false)
+	n, err := m.existing("lstat", p, noFollow)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (m *Memory) Lstat(p string) (fs.FileInfo, error) {
 func (m *Memory) Readlink(p string) (string, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("readlink", p, false)
+	n, err := m.existing("readlink", p, noFollow)
 	if err != nil {
 		return "", err
 	}
@@ -255,12 +255,12 @@ func (m *Memory) Readlink(p string) (string, error) {
 func (m *Memory) ReadDir(p string) ([]fs.DirEntry, error) {
 	m.rlock()
 	defer m.mu.RUnlock()
-	n, err := m.existing("open", p, true)
+	n, err := m.existing("open", p, follow)
 	if err != nil {
 		return nil, err
 	}
 	if n.kind != kindDir {
-		return nil, pathErr("readdirent", p, syscall.ENOTDIR)
+		return nil, pathErr("open", p, syscall.ENOTDIR)
 	}
 	return n.entries(), nil
 }
@@ -276,7 +276,7 @@ func (m *Memory) Symlink(oldname, newname string) error {
 	if oldname == "" {
 		return linkErr(syscall.ENOENT)
 	}
-	res, err := m.walk(newname, false)
+	res, err := m.walk(newname, create)
 	if err != nil {
 		return linkErr(err)
 	}

@@ -38,11 +38,27 @@ type walkResult struct {
 	trailing bool
 }
 
-// walk resolves path in the tree. Symlinks in the middle are always followed; a final one only when
-// followLast is set or the path ends in "/". Missing or non-directory intermediate components are
-// errors; a missing final component is not (the result's n is nil), so creating calls can use it.
-// The caller holds m.mu.
-func (m *Memory) walk(path string, followLast bool) (walkResult, error) {
+// walkMode says what a lookup does with the final component.
+type walkMode uint8
+
+const (
+	// noFollow leaves a final symlink alone (lstat, readlink), unless the path ends in "/".
+	noFollow walkMode = iota
+	// follow resolves a final symlink (stat, open, chmod, open with O_CREAT).
+	follow
+	// openCreate is open with O_CREAT: a final symlink is followed, but a final component that has
+	// a trailing "/" (in the path or in the body of the last link) ends the walk, which the caller
+	// turns into EISDIR as the kernel does.
+	openCreate
+	// create is for mkdir and symlink: a final symlink is never followed, even before a trailing
+	// "/", and an existing final component of any type is reported as it is (EEXIST to the caller).
+	create
+)
+
+// walk resolves path in the tree. Symlinks in the middle are always followed. Missing or
+// non-directory intermediate components are errors; a missing final component is not (the result's
+// n is nil), so creating calls can use it. The caller holds m.mu.
+func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 	if path == "" {
 		return walkResult{}, syscall.ENOENT
 	}
@@ -50,9 +66,7 @@ func (m *Memory) walk(path string, followLast bool) (walkResult, error) {
 		return walkResult{}, syscall.EINVAL
 	}
 	trailing := strings.HasSuffix(path, "/")
-	if trailing {
-		followLast = true
-	}
+	followLast := mode == follow || mode == openCreate || (mode == noFollow && trailing)
 	cur := m.rootLocked()
 	comps := splitPath(path)
 	links := 0
@@ -68,6 +82,9 @@ func (m *Memory) walk(path string, followLast bool) (walkResult, error) {
 			next = cur.parent
 		default:
 			next = cur.children[c]
+		}
+		if last && trailing && mode == openCreate {
+			return walkResult{dir: cur, name: c, n: next, trailing: true}, nil
 		}
 		if next == nil {
 			if last {
@@ -86,11 +103,15 @@ func (m *Memory) walk(path string, followLast bool) (walkResult, error) {
 			if strings.HasPrefix(next.target, "/") {
 				cur = m.root
 			}
+			if last && strings.HasSuffix(next.target, "/") {
+				// A final link whose body ends in "/" must lead to a directory, as a path would.
+				trailing = true
+			}
 			comps = append(splitPath(next.target), comps...)
 			continue
 		}
 		if last {
-			if trailing && next.kind != kindDir {
+			if trailing && next.kind != kindDir && mode != create {
 				return walkResult{}, syscall.ENOTDIR
 			}
 			if c == "." || c == ".." {
