@@ -47,13 +47,21 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 		return nil, fmt.Errorf("container security context: pod and container are required: %w", ErrInvalidInput)
 	}
 	eff := effectiveOf(pod, c)
+	// The user and group values live in one allocation; each is still a message of its own.
+	ids := new(struct{ user, group runtimeapi.Int64Value })
 	sc := &runtimeapi.LinuxContainerSecurityContext{
 		Capabilities:   runtimeCapabilities(eff.capabilities),
 		SelinuxOptions: runtimeSELinux(eff.seLinux),
-		RunAsUser:      int64Value(eff.runAsUser),
-		RunAsGroup:     int64Value(eff.runAsGroup),
 		Privileged:     eff.privileged != nil && *eff.privileged,
 		ReadonlyRootfs: eff.readOnlyRootFilesystem != nil && *eff.readOnlyRootFilesystem,
+	}
+	if eff.runAsUser != nil {
+		ids.user.Value = *eff.runAsUser
+		sc.RunAsUser = &ids.user
+	}
+	if eff.runAsGroup != nil {
+		ids.group.Value = *eff.runAsGroup
+		sc.RunAsGroup = &ids.group
 	}
 
 	var err error
@@ -66,7 +74,10 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	}
 
 	if sc.RunAsUser == nil {
-		sc.RunAsUser = int64Value(in.ImageUID)
+		if in.ImageUID != nil {
+			ids.user.Value = *in.ImageUID
+			sc.RunAsUser = &ids.user
+		}
 		sc.RunAsUsername = in.ImageUsername
 	}
 
@@ -84,8 +95,7 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	sc.SupplementalGroups = supplementalGroups(podSC, in.ExtraSupplementalGroups, false)
 
 	sc.NoNewPrivs = eff.allowPrivilegeEscalation != nil && !*eff.allowPrivilegeEscalation
-	sc.MaskedPaths = r.MaskedPaths(eff.procMount)
-	sc.ReadonlyPaths = ReadonlyPaths(eff.procMount)
+	sc.MaskedPaths, sc.ReadonlyPaths = r.procPaths(eff.procMount)
 	return sc, nil
 }
 
@@ -132,17 +142,19 @@ func runtimeCapabilities(c *v1.Capabilities) *runtimeapi.Capability {
 	if c == nil {
 		return nil
 	}
-	out := &runtimeapi.Capability{
-		AddCapabilities:  make([]string, len(c.Add)),
-		DropCapabilities: make([]string, len(c.Drop)),
-	}
+	// One backing array for both lists; capping Add's capacity keeps an append to it from
+	// overwriting Drop.
+	names := make([]string, len(c.Add)+len(c.Drop))
 	for i, v := range c.Add {
-		out.AddCapabilities[i] = string(v)
+		names[i] = string(v)
 	}
 	for i, v := range c.Drop {
-		out.DropCapabilities[i] = string(v)
+		names[len(c.Add)+i] = string(v)
 	}
-	return out
+	return &runtimeapi.Capability{
+		AddCapabilities:  names[:len(c.Add):len(c.Add)],
+		DropCapabilities: names[len(c.Add):],
+	}
 }
 
 func runtimeSELinux(o *v1.SELinuxOptions) *runtimeapi.SELinuxOption {

@@ -313,3 +313,15 @@ func TestResolverIsSafeForConcurrentUse(t *testing.T) {
 	}
 	assert.Len(t, hosts, 8, "each pod got its own id range")
 }
+
+func TestContainerSecurityContextListsDoNotOverlap(t *testing.T) {
+	pod := testPod(nil, &v1.SecurityContext{Capabilities: &v1.Capabilities{Add: []v1.Capability{"CHOWN"}, Drop: []v1.Capability{"ALL"}}})
+	got, err := newResolver(t, nil).ContainerSecurityContext(context.Background(), security.ContainerInput{Pod: pod, Container: &pod.Spec.Containers[0]})
+	require.NoError(t, err)
+	got.Capabilities.AddCapabilities = append(got.Capabilities.AddCapabilities, "NET_RAW")
+	assert.Equal(t, []string{"ALL"}, got.Capabilities.DropCapabilities)
+	got.MaskedPaths = append(got.MaskedPaths, "/proc/extra")
+	assert.Equal(t, defaultReadonly(), got.ReadonlyPaths)
+	got.RunAsGroup = nil
+	assert.Equal(t, int64(0), got.RunAsUser.Value)
+}
