@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -45,22 +46,14 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 	if err != nil {
 		return "", noop, err
 	}
-	volumePath, err := filepath.EvalSymlinks(sp.VolumePath)
-	if err != nil {
-		return "", noop, fmt.Errorf("error resolving symlinks in %q: %w", sp.VolumePath, err)
-	}
-	path, err := filepath.EvalSymlinks(sp.Path)
-	if err != nil {
-		return "", noop, fmt.Errorf("error resolving symlinks in %q: %w", sp.Path, err)
-	}
-	srcFD, err := l.openSubpath(path, volumePath)
+	srcFD, err := l.openSubpath(sp.Path, sp.VolumePath)
 	if err != nil {
 		return "", noop, err
 	}
 	defer func() { _ = unix.Close(srcFD) }()
 	var src unix.Stat_t
 	if err := unix.Fstat(srcFD, &src); err != nil {
-		return "", noop, fmt.Errorf("error opening subpath %v: %w", path, err)
+		return "", noop, fmt.Errorf("error opening subpath %v: %w", sp.Path, err)
 	}
 
 	mu := l.lockFor(target)
@@ -113,25 +106,59 @@ func procFD(fd int) string {
 	return "/proc/self/fd/" + strconv.Itoa(fd)
 }
 
-// openSubpath opens the already resolved path below volumePath (kubelet: safeOpenSubPath).
+// openSubpath opens path, which must lie in volumePath, without following a symlink below the
+// volume once it has been resolved (kubelet: safeOpenSubPath). The common path without symlinks
+// below the volume costs two system calls; any other path (symlinks to resolve, or an error to
+// report) takes kubelet's route of resolving both paths first.
 func (l *Linux) openSubpath(path, volumePath string) (int, error) {
-	if !pathWithinBase(path, volumePath) {
-		return -1, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", path, volumePath)}
+	if fd, ok := l.openSubpathDirect(path, volumePath); ok {
+		return fd, nil
 	}
-	baseFD, err := openDir(volumePath)
+	realVolume, err := filepath.EvalSymlinks(volumePath)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+		return -1, fmt.Errorf("error resolving symlinks in %q: %w", volumePath, err)
+	}
+	realPath, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return -1, fmt.Errorf("error resolving symlinks in %q: %w", path, err)
+	}
+	if !pathWithinBase(realPath, realVolume) {
+		return -1, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", realPath, realVolume)}
+	}
+	baseFD, err := openDir(realVolume)
+	if err != nil {
+		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
 	defer func() { _ = unix.Close(baseFD) }()
-	rel, err := filepath.Rel(volumePath, path)
+	rel, err := filepath.Rel(realVolume, realPath)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
-	fd, err := l.openBeneath(baseFD, volumePath, splitPath(rel), false)
+	fd, err := l.openBeneath(baseFD, realVolume, splitPath(rel), false)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", path, err)
+		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
 	return fd, nil
+}
+
+// openSubpathDirect opens the volume (following symlinks in the volume's own path, as resolving
+// it would) and then path below it with no symlink allowed. It succeeds exactly when path has no
+// symlink below the volume, and then opens what the resolving route would have opened.
+func (l *Linux) openSubpathDirect(path, volumePath string) (int, bool) {
+	path, volumePath = filepath.Clean(path), filepath.Clean(volumePath)
+	if !filepath.IsAbs(path) || !pathWithinBase(path, volumePath) {
+		return -1, false
+	}
+	baseFD, err := unix.Open(volumePath, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, false
+	}
+	defer func() { _ = unix.Close(baseFD) }()
+	fd, err := l.openBeneath(baseFD, volumePath, splitPath(strings.TrimPrefix(path, volumePath)), false)
+	if err != nil {
+		return -1, false
+	}
+	return fd, true
 }
 
 // checkExistingMount reports whether target already binds the file src describes. A mount of

@@ -18,7 +18,8 @@ const (
 
 // prepareTarget creates the bind target and its parents (kubelet: prepareSubpathTarget) one level
 // at a time relative to the parent's descriptor, never following a symlink below podDir, and
-// returns an O_PATH descriptor of the target plus the directories it created, outermost first.
+// returns an O_PATH descriptor of the target plus what it created, outermost first and the target
+// last.
 func prepareTarget(podDir, target string, isDir bool) (created []string, tgtFD int, err error) {
 	parentFD, err := unix.Open(podDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == unix.ENOENT {
@@ -39,29 +40,35 @@ func prepareTarget(podDir, target string, isDir bool) (created []string, tgtFD i
 	cur := filepath.Clean(podDir)
 	for _, name := range elems[:len(elems)-1] {
 		cur = filepath.Join(cur, name)
-		mkErr := unix.Mkdirat(parentFD, name, subpathDirMode)
-		if mkErr != nil && mkErr != unix.EEXIST {
-			return created, -1, fmt.Errorf("error creating directory %s: %w", filepath.Dir(target), &os.PathError{Op: "mkdir", Path: cur, Err: mkErr})
-		}
-		if mkErr == nil {
-			created = append(created, cur)
-		}
 		childFD, err := unix.Openat(parentFD, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == unix.ENOENT {
+			mkErr := unix.Mkdirat(parentFD, name, subpathDirMode)
+			if mkErr != nil && mkErr != unix.EEXIST {
+				return created, -1, fmt.Errorf("error creating directory %s: %w", filepath.Dir(target), &os.PathError{Op: "mkdir", Path: cur, Err: mkErr})
+			}
+			if mkErr == nil {
+				created = append(created, cur)
+			}
+			childFD, err = unix.Openat(parentFD, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		}
 		if err != nil {
 			return created, -1, fmt.Errorf("error creating directory %s: %w", filepath.Dir(target), &os.PathError{Op: "open", Path: cur, Err: err})
 		}
 		_ = unix.Close(parentFD)
 		parentFD = childFD
 	}
-	fd, err := makePlaceholder(parentFD, elems[len(elems)-1], target, isDir)
+	fd, made, err := makePlaceholder(parentFD, elems[len(elems)-1], target, isDir)
+	if made {
+		created = append(created, target)
+	}
 	return created, fd, err
 }
 
 // makePlaceholder makes sure name in dirFD is an empty directory (isDir) or an empty regular file
 // to mount onto, replacing an empty placeholder of the other kind left by an earlier mount, and
-// returns an O_PATH descriptor of it. Existing files are only inspected through O_PATH, so a FIFO
-// there is never opened for reading or writing.
-func makePlaceholder(dirFD int, name, target string, isDir bool) (int, error) {
+// returns an O_PATH descriptor of it and whether it had to be created. Existing files are only
+// inspected through O_PATH, so a FIFO there is never opened for reading or writing.
+func makePlaceholder(dirFD int, name, target string, isDir bool) (fd int, made bool, err error) {
 	what, want := "file", uint32(unix.S_IFREG)
 	if isDir {
 		what, want = "directory", unix.S_IFDIR
@@ -69,28 +76,30 @@ func makePlaceholder(dirFD int, name, target string, isDir bool) (int, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		fd, err := unix.Openat(dirFD, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err == unix.ENOENT {
-			if err := createPlaceholder(dirFD, name, isDir); err != nil && err != unix.EEXIST {
-				return -1, fmt.Errorf("error creating %s %s: %w", what, target, err)
+			err = createPlaceholder(dirFD, name, isDir)
+			if err != nil && err != unix.EEXIST {
+				return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, err)
 			}
+			made = made || err == nil
 			continue
 		}
 		if err != nil {
-			return -1, fmt.Errorf("error creating %s %s: %w", what, target, err)
+			return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, err)
 		}
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {
 			_ = unix.Close(fd)
-			return -1, fmt.Errorf("error creating %s %s: %w", what, target, err)
+			return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, err)
 		}
 		if st.Mode&unix.S_IFMT == want {
-			return fd, nil
+			return fd, made, nil
 		}
 		_ = unix.Close(fd)
 		if err := removePlaceholderAt(dirFD, name, &st); err != nil {
-			return -1, fmt.Errorf("error creating %s %s: %w", what, target, err)
+			return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, err)
 		}
 	}
-	return -1, fmt.Errorf("error creating %s %s: %w", what, target, unix.EAGAIN)
+	return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, unix.EAGAIN)
 }
 
 func createPlaceholder(dirFD int, name string, isDir bool) error {
@@ -156,9 +165,10 @@ func mkdirAllTracked(dir string) ([]string, error) {
 }
 
 // undo removes what one PrepareSafeSubpath made (kubelet: cleanSubPath and removeEmptyDirs):
-// the mount when unmount is set, then the target and the created directories, innermost first,
-// stopping at the first that is still mounted, not empty or cannot be removed. Nothing is
-// removed recursively, so a failed unmount can never delete volume data.
+// the mount when unmount is set, then what the call created (the target when it had to make it,
+// and parent directories), innermost first, stopping at the first that is still mounted, not
+// empty or cannot be removed. Nothing is removed recursively, so a failed unmount can never
+// delete volume data.
 func (l *Linux) undo(target string, created []string, unmount bool) {
 	if unmount {
 		if err := l.mounter.Unmount(target); err != nil {
@@ -169,11 +179,8 @@ func (l *Linux) undo(target string, created []string, unmount bool) {
 	if (err != nil && !errors.Is(err, fs.ErrNotExist)) || mounted {
 		return
 	}
-	if err := removePlaceholder(target); err != nil {
-		return
-	}
 	for i := len(created) - 1; i >= 0; i-- {
-		if unix.Rmdir(created[i]) != nil {
+		if removePlaceholder(created[i]) != nil {
 			return
 		}
 	}
