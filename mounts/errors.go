@@ -23,6 +23,9 @@ var (
 	ErrRecursiveReadOnly = errors.New("invalid recursive read-only mode")
 	// ErrMissingDependency: an input MakeMounts needs for this pod is nil.
 	ErrMissingDependency = errors.New("missing dependency")
+	// ErrInvalidInput: a caller-supplied path is unusable, such as a relative pod directory or
+	// volume host path where a subPath needs an absolute one.
+	ErrInvalidInput = errors.New("invalid input")
 )
 
 // kindError carries kubelet's exact message while matching a category and, where there is one,

@@ -92,8 +92,14 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 			plans = append(plans, plan)
 		}
 	}
-	if len(plans) > 0 && (in.HostUtils == nil || in.Subpather == nil) {
-		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q uses a subPath but MakeMounts has no HostUtils or Subpather", ctr.Name), nil)
+	if len(plans) > 0 {
+		if in.HostUtils == nil || in.Subpather == nil {
+			return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q uses a subPath but MakeMounts has no HostUtils or Subpather", ctr.Name), nil)
+		}
+		// A relative directory would put bind targets wherever the process happens to run.
+		if !filepath.IsAbs(in.PodDir) {
+			return nil, noop, nil, newError(ErrInvalidInput, fmt.Sprintf("container %q uses a subPath but the pod directory %q is not an absolute path", ctr.Name, in.PodDir), nil)
+		}
 	}
 	if hostsMount && in.EnsureHostsFile == nil {
 		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q needs the managed /etc/hosts mount but EnsureHostsFile is nil", ctr.Name), nil)
@@ -164,6 +170,9 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 			}
 			if err := ValidateName("inner volume name", inner); err != nil {
 				return subPathPlan{}, err
+			}
+			if !filepath.IsAbs(vol.HostPath) {
+				return subPathPlan{}, newError(ErrInvalidInput, fmt.Sprintf("volume %q has host path %q, which is not absolute, and cannot hold a subPath", vm.Name, vol.HostPath), nil)
 			}
 			m.HostPath = filepath.Join(vol.HostPath, subPath)
 			plan = subPathPlan{index: i, fullPath: m.HostPath, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}

@@ -150,6 +150,24 @@ func TestMakeMountsUndoesOnError(t *testing.T) {
 	})
 }
 
+func TestMakeMountsRelativeHostPaths(t *testing.T) {
+	sub := []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPath: "existing"}}
+	makeMountsCase{
+		name: "relative volume host path cannot hold a subPath", volumes: mounts.VolumeMap{"disk": {HostPath: "vol/disk"}}, mounts: sub,
+		wantErr: `volume "disk" has host path "vol/disk", which is not absolute, and cannot hold a subPath`,
+		wantIs:  []error{mounts.ErrInvalidInput}, check: noHostCalls,
+	}.run(t)
+
+	hu := mountstest.NewHostUtils()
+	sp := mountstest.NewSubpather(hu)
+	_, _, _, err := mounts.MakeMounts(mounts.Input{
+		Pod: &v1.Pod{}, Container: &v1.Container{Name: "ctr", VolumeMounts: sub}, Volumes: disk, HostUtils: hu, Subpather: sp,
+	})
+	require.EqualError(t, err, `container "ctr" uses a subPath but the pod directory "" is not an absolute path`)
+	assert.ErrorIs(t, err, mounts.ErrInvalidInput)
+	noHostCalls(t, hu, sp)
+}
+
 func TestMakeMountsUndoKeepsWhatWasThere(t *testing.T) {
 	hu := mountstest.NewHostUtils()
 	hu.AddPath("/vol/disk/existing", 0o755)
