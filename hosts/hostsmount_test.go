@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/hostfs/hostfstest"
 	"github.com/podconfig/podconfig/hosts"
 )
 
@@ -72,45 +73,42 @@ func TestEnsureHostsFileUnderUmask(t *testing.T) {
 	assert.Equal(t, "s\n", string(got), "a shorter rewrite truncates")
 }
 
-// failingWriter fails one of the two steps.
-type failingWriter struct {
-	hosts.FileWriter
-	writeErr, chmodErr error
-}
-
-func (w failingWriter) WriteFile(p string, data []byte, perm fs.FileMode) error {
-	if w.writeErr != nil {
-		return w.writeErr
-	}
-	return w.FileWriter.WriteFile(p, data, perm)
-}
-
-func (w failingWriter) Chmod(p string, perm fs.FileMode) error {
-	if w.chmodErr != nil {
-		return w.chmodErr
-	}
-	return w.FileWriter.Chmod(p, perm)
-}
-
 func TestEnsureHostsFileErrors(t *testing.T) {
 	errWrite := errors.New("disk full")
 	errChmod := errors.New("read-only file system")
 	tests := []struct {
-		name    string
-		w       func(m *hostfs.Memory) hosts.FileWriter
-		path    string
-		wantErr error
+		name      string
+		funcs     hostfstest.Funcs
+		path      string
+		wantErr   error
+		wantCalls int
 	}{
-		{name: "a write error is returned as is", w: func(m *hostfs.Memory) hosts.FileWriter { return failingWriter{FileWriter: m, writeErr: errWrite} }, path: "/pod/etc-hosts", wantErr: errWrite},
-		{name: "a chmod error is returned as is", w: func(m *hostfs.Memory) hosts.FileWriter { return failingWriter{FileWriter: m, chmodErr: errChmod} }, path: "/pod/etc-hosts", wantErr: errChmod},
-		{name: "a missing pod directory is ErrNotExist", w: func(m *hostfs.Memory) hosts.FileWriter { return m }, path: "/nope/etc-hosts", wantErr: fs.ErrNotExist},
+		{
+			name:    "a write error is returned as is and nothing else is tried",
+			funcs:   hostfstest.Funcs{WriteFile: func(hostfstest.FS, string, []byte, fs.FileMode) error { return errWrite }},
+			path:    "/pod/etc-hosts",
+			wantErr: errWrite, wantCalls: 1,
+		},
+		{
+			name:    "a chmod error is returned as is",
+			funcs:   hostfstest.Funcs{Chmod: func(hostfstest.FS, string, fs.FileMode) error { return errChmod }},
+			path:    "/pod/etc-hosts",
+			wantErr: errChmod, wantCalls: 2,
+		},
+		{
+			name:    "a missing pod directory is ErrNotExist",
+			path:    "/nope/etc-hosts",
+			wantErr: fs.ErrNotExist, wantCalls: 1,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := hostfs.NewMemory()
 			require.NoError(t, m.MkdirAll("/pod", 0o750))
-			err := hosts.EnsureHostsFile(tt.w(m), tt.path, []byte("x"))
+			w := hostfstest.Wrap(m, tt.funcs)
+			err := hosts.EnsureHostsFile(w, tt.path, []byte("x"))
 			require.ErrorIs(t, err, tt.wantErr)
+			assert.Equal(t, tt.wantCalls, w.Calls())
 		})
 	}
 }

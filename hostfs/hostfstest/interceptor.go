@@ -1,0 +1,162 @@
+package hostfstest
+
+import (
+	"io/fs"
+	"sync/atomic"
+
+	"github.com/podconfig/podconfig/hostfs"
+)
+
+// FS is the whole method set of hostfs.OS and *hostfs.Memory. Production code declares the few
+// methods it needs instead; this is for wrapping either backend in tests.
+type FS interface {
+	MkdirAll(path string, perm fs.FileMode) error
+	WriteFile(path string, data []byte, perm fs.FileMode) error
+	Create(path string) error
+	Chmod(path string, perm fs.FileMode) error
+	ReadFile(path string) ([]byte, error)
+	Open(path string) (fs.File, error)
+	Stat(path string) (fs.FileInfo, error)
+	Lstat(path string) (fs.FileInfo, error)
+	Readlink(path string) (string, error)
+	ReadDir(path string) ([]fs.DirEntry, error)
+	Symlink(oldname, newname string) error
+}
+
+var (
+	_ FS = hostfs.OS{}
+	_ FS = (*hostfs.Memory)(nil)
+	_ FS = (*Interceptor)(nil)
+)
+
+// Funcs replaces methods of a wrapped FS. A nil field calls through to the wrapped FS; a set one
+// is called instead, with the wrapped FS so it can still call through (to fail only some paths, or
+// to fail after the real operation).
+type Funcs struct {
+	MkdirAll  func(fsys FS, path string, perm fs.FileMode) error
+	WriteFile func(fsys FS, path string, data []byte, perm fs.FileMode) error
+	Create    func(fsys FS, path string) error
+	Chmod     func(fsys FS, path string, perm fs.FileMode) error
+	ReadFile  func(fsys FS, path string) ([]byte, error)
+	Open      func(fsys FS, path string) (fs.File, error)
+	Stat      func(fsys FS, path string) (fs.FileInfo, error)
+	Lstat     func(fsys FS, path string) (fs.FileInfo, error)
+	Readlink  func(fsys FS, path string) (string, error)
+	ReadDir   func(fsys FS, path string) ([]fs.DirEntry, error)
+	Symlink   func(fsys FS, oldname, newname string) error
+}
+
+// Interceptor is an FS that routes each call through Funcs. It counts calls so a test can check
+// that nothing was attempted after an error. It is safe for concurrent use if the Funcs are.
+type Interceptor struct {
+	fsys  FS
+	funcs Funcs
+	calls atomic.Int64
+}
+
+// Wrap returns an Interceptor over fsys.
+func Wrap(fsys FS, funcs Funcs) *Interceptor {
+	return &Interceptor{fsys: fsys, funcs: funcs}
+}
+
+// Calls returns how many methods have been called so far.
+func (i *Interceptor) Calls() int { return int(i.calls.Load()) }
+
+// MkdirAll calls Funcs.MkdirAll or the wrapped FS.
+func (i *Interceptor) MkdirAll(path string, perm fs.FileMode) error {
+	i.calls.Add(1)
+	if i.funcs.MkdirAll != nil {
+		return i.funcs.MkdirAll(i.fsys, path, perm)
+	}
+	return i.fsys.MkdirAll(path, perm)
+}
+
+// WriteFile calls Funcs.WriteFile or the wrapped FS.
+func (i *Interceptor) WriteFile(path string, data []byte, perm fs.FileMode) error {
+	i.calls.Add(1)
+	if i.funcs.WriteFile != nil {
+		return i.funcs.WriteFile(i.fsys, path, data, perm)
+	}
+	return i.fsys.WriteFile(path, data, perm)
+}
+
+// Create calls Funcs.Create or the wrapped FS.
+func (i *Interceptor) Create(path string) error {
+	i.calls.Add(1)
+	if i.funcs.Create != nil {
+		return i.funcs.Create(i.fsys, path)
+	}
+	return i.fsys.Create(path)
+}
+
+// Chmod calls Funcs.Chmod or the wrapped FS.
+func (i *Interceptor) Chmod(path string, perm fs.FileMode) error {
+	i.calls.Add(1)
+	if i.funcs.Chmod != nil {
+		return i.funcs.Chmod(i.fsys, path, perm)
+	}
+	return i.fsys.Chmod(path, perm)
+}
+
+// ReadFile calls Funcs.ReadFile or the wrapped FS.
+func (i *Interceptor) ReadFile(path string) ([]byte, error) {
+	i.calls.Add(1)
+	if i.funcs.ReadFile != nil {
+		return i.funcs.ReadFile(i.fsys, path)
+	}
+	return i.fsys.ReadFile(path)
+}
+
+// Open calls Funcs.Open or the wrapped FS.
+func (i *Interceptor) Open(path string) (fs.File, error) {
+	i.calls.Add(1)
+	if i.funcs.Open != nil {
+		return i.funcs.Open(i.fsys, path)
+	}
+	return i.fsys.Open(path)
+}
+
+// Stat calls Funcs.Stat or the wrapped FS.
+func (i *Interceptor) Stat(path string) (fs.FileInfo, error) {
+	i.calls.Add(1)
+	if i.funcs.Stat != nil {
+		return i.funcs.Stat(i.fsys, path)
+	}
+	return i.fsys.Stat(path)
+}
+
+// Lstat calls Funcs.Lstat or the wrapped FS.
+func (i *Interceptor) Lstat(path string) (fs.FileInfo, error) {
+	i.calls.Add(1)
+	if i.funcs.Lstat != nil {
+		return i.funcs.Lstat(i.fsys, path)
+	}
+	return i.fsys.Lstat(path)
+}
+
+// Readlink calls Funcs.Readlink or the wrapped FS.
+func (i *Interceptor) Readlink(path string) (string, error) {
+	i.calls.Add(1)
+	if i.funcs.Readlink != nil {
+		return i.funcs.Readlink(i.fsys, path)
+	}
+	return i.fsys.Readlink(path)
+}
+
+// ReadDir calls Funcs.ReadDir or the wrapped FS.
+func (i *Interceptor) ReadDir(path string) ([]fs.DirEntry, error) {
+	i.calls.Add(1)
+	if i.funcs.ReadDir != nil {
+		return i.funcs.ReadDir(i.fsys, path)
+	}
+	return i.fsys.ReadDir(path)
+}
+
+// Symlink calls Funcs.Symlink or the wrapped FS.
+func (i *Interceptor) Symlink(oldname, newname string) error {
+	i.calls.Add(1)
+	if i.funcs.Symlink != nil {
+		return i.funcs.Symlink(i.fsys, oldname, newname)
+	}
+	return i.fsys.Symlink(oldname, newname)
+}
