@@ -315,13 +315,14 @@ func TestResolverIsSafeForConcurrentUse(t *testing.T) {
 }
 
 func TestContainerSecurityContextListsDoNotOverlap(t *testing.T) {
-	pod := testPod(nil, &v1.SecurityContext{Capabilities: &v1.Capabilities{Add: []v1.Capability{"CHOWN"}, Drop: []v1.Capability{"ALL"}}})
-	got, err := newResolver(t, nil).ContainerSecurityContext(context.Background(), security.ContainerInput{Pod: pod, Container: &pod.Spec.Containers[0]})
+	pod := testPod(nil, &v1.SecurityContext{RunAsGroup: ptr.To[int64](5), Capabilities: &v1.Capabilities{Add: []v1.Capability{"CHOWN"}, Drop: []v1.Capability{"ALL"}}})
+	in := security.ContainerInput{Pod: pod, Container: &pod.Spec.Containers[0], ImageUID: ptr.To[int64](7)}
+	got, err := newResolver(t, nil).ContainerSecurityContext(context.Background(), in)
 	require.NoError(t, err)
 	got.Capabilities.AddCapabilities = append(got.Capabilities.AddCapabilities, "NET_RAW")
 	assert.Equal(t, []string{"ALL"}, got.Capabilities.DropCapabilities)
 	got.MaskedPaths = append(got.MaskedPaths, "/proc/extra")
 	assert.Equal(t, defaultReadonly(), got.ReadonlyPaths)
-	got.RunAsGroup = nil
-	assert.Equal(t, int64(0), got.RunAsUser.Value)
+	got.RunAsGroup.Value = 0
+	assert.Equal(t, int64(7), got.RunAsUser.Value)
 }
