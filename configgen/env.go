@@ -1,0 +1,238 @@
+package configgen
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"net"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/expansion"
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// EnvVar is one environment variable of a container (kubelet: kubecontainer.EnvVar).
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// EnvInput is everything MakeEnvironmentVariables reads. Pod and Container are required; a nil
+// getter means the source is not available, with kubelet's behaviour for that case.
+type EnvInput struct {
+	// Pod is the pod the container belongs to. pod.spec.enableServiceLinks must be set, as the
+	// API server's defaulting does.
+	Pod *v1.Pod
+	// Container is the container to build the environment for (also an init or ephemeral one).
+	Container *v1.Container
+	// PodIPs are the sandbox IPs as the runtime reported them, in any order and notation.
+	// status.podIP and status.podIPs give at most one of each family, the node's primary family
+	// first, in canonical notation (kubelet: sortPodIPs).
+	PodIPs []string
+	// NodeIPs are the kubelet's configured node IPs (--node-ip). The family of the first one is the
+	// primary family for PodIPs; none means IPv4 first.
+	NodeIPs []net.IP
+	// Volumes are the pod's mounted volumes, for fileKeyRef.
+	Volumes mounts.VolumeMap
+	// ConfigMaps serves envFrom.configMapRef and configMapKeyRef. Nil fails any reference with
+	// kubelet's "no kubeClient defined" error.
+	ConfigMaps ConfigMapGetter
+	// Secrets serves envFrom.secretRef and secretKeyRef. Nil fails any reference like ConfigMaps.
+	Secrets SecretGetter
+	// Services lists the Services for the service-link variables. Nil is a kubelet without an
+	// API server: no service variables at all, not even KUBERNETES_SERVICE_HOST.
+	Services ServiceLister
+	// Node returns the node, for status.hostIP(s) and the default limits of resourceFieldRef.
+	// Nil is a node with no addresses and no allocatable resources.
+	Node NodeGetter
+	// Files reads the env files of fileKeyRef. Nil is the host's file system.
+	Files EnvFileFS
+	// EnvFiles is the EnvFiles feature gate: when off, a fileKeyRef variable is set to "".
+	EnvFiles bool
+	// PodLevelResources is the PodLevelResources feature gate: when on, pod-level limits replace
+	// the node's allocatable resources as the default limits of resourceFieldRef.
+	PodLevelResources bool
+}
+
+// MakeEnvironmentVariables builds a container's environment from envFrom, env and the service
+// links, as kubelet's makeEnvironmentVariables does: envFrom sources first, a later source
+// overwriting an earlier one; then env in declaration order, each $(VAR) in a value resolved against
+// the variables defined so far and the service variables (unresolved references stay as written);
+// then the service variables that are not otherwise defined.
+//
+// The order is deterministic (kubelet's follows Go map order, so it matches kubelet's as a set):
+// variables in the order of their first definition — envFrom sources in order, each source's keys
+// sorted, then env entries — where a redefinition keeps the first position and takes the new
+// value; then the remaining service variables sorted by name.
+//
+// Errors carry kubelet's texts and can be classified with errors.Is (ErrKeyNotFound, ErrEnvFile,
+// ...); errors from the getters are returned as they are. The warnings are what kubelet would only
+// log, such as the reason an env file could not be parsed.
+func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []string, error) {
+	if in.Pod == nil || in.Container == nil {
+		return nil, nil, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
+	}
+	if in.Pod.Spec.EnableServiceLinks == nil {
+		return nil, nil, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
+	}
+	if in.Services != nil && !isStaticPod(in.Pod) {
+		if sc, ok := in.Services.(ServiceSyncChecker); ok && !sc.HasSynced() {
+			return nil, nil, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
+		}
+	}
+	b := &envBuilder{ctx: ctx, in: &in}
+	if err := b.buildServiceEnv(*in.Pod.Spec.EnableServiceLinks); err != nil {
+		return nil, b.warnings, err
+	}
+	if err := b.fetchEnvFrom(); err != nil {
+		return nil, b.warnings, err
+	}
+	b.reserve(b.fromKeys + len(in.Container.Env))
+	b.addEnvFrom()
+	for i := range in.Container.Env {
+		if err := b.addEnv(&in.Container.Env[i]); err != nil {
+			return nil, b.warnings, err
+		}
+	}
+	return b.result(), b.warnings, nil
+}
+
+// isStaticPod reports whether the pod came from a file or URL rather than the API server
+// (kubelet: kubetypes.IsStaticPod).
+func isStaticPod(pod *v1.Pod) bool {
+	source, ok := pod.Annotations["kubernetes.io/config.source"]
+	return ok && source != "api"
+}
+
+// envBuilder holds the state of one MakeEnvironmentVariables call. The defined variables live in
+// vars, in order of first definition, indexed by an open-addressing hash table so that neither
+// duplicates nor $(VAR) lookups need a Go map per call.
+type envBuilder struct {
+	ctx context.Context
+	in  *EnvInput
+
+	vars  []EnvVar
+	table []int32 // index into vars plus one; 0 is an empty slot
+	seed  maphash.Seed
+
+	svc []EnvVar // service variables, sorted by name, unique
+
+	sources  []envSource
+	srcBuf   [4]envSource
+	fromKeys int // keys over all sources
+	fromMax  int // keys of the largest source
+	fromText int // bytes of prefixed names and secret values
+	cms      objectCache[*v1.ConfigMap]
+	secrets  objectCache[*v1.Secret]
+
+	node      *v1.Node
+	nodeErr   error
+	nodeDone  bool
+	hostIPs   []string
+	podIP     string
+	podIPs    []string
+	podIPDone bool
+
+	warnings []string
+}
+
+// reserve sizes vars and the hash table for n definitions.
+func (b *envBuilder) reserve(n int) {
+	b.vars = make([]EnvVar, 0, n+len(b.svc))
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	b.table = make([]int32, size)
+	b.seed = maphash.MakeSeed()
+}
+
+// slot returns the table slot of name: the one holding it, or the empty one where it belongs.
+func (b *envBuilder) slot(name string) int {
+	mask := len(b.table) - 1
+	i := int(maphash.String(b.seed, name)) & mask
+	for {
+		idx := b.table[i]
+		if idx == 0 || b.vars[idx-1].Name == name {
+			return i
+		}
+		i = (i + 1) & mask
+	}
+}
+
+func (b *envBuilder) set(name, value string) {
+	s := b.slot(name)
+	if idx := b.table[s]; idx != 0 {
+		b.vars[idx-1].Value = value
+		return
+	}
+	b.vars = append(b.vars, EnvVar{Name: name, Value: value})
+	b.table[s] = int32(len(b.vars))
+}
+
+func (b *envBuilder) defined(name string) bool { return b.table[b.slot(name)] != 0 }
+
+// lookup resolves a $(VAR) reference: the variables defined so far, then the service variables.
+func (b *envBuilder) lookup(name string) (string, bool) {
+	if idx := b.table[b.slot(name)]; idx != 0 {
+		return b.vars[idx-1].Value, true
+	}
+	if i, ok := slices.BinarySearchFunc(b.svc, name, compareEnvName); ok {
+		return b.svc[i].Value, true
+	}
+	return "", false
+}
+
+func compareEnvName(e EnvVar, name string) int { return strings.Compare(e.Name, name) }
+
+// result appends the service variables no other source defined.
+func (b *envBuilder) result() []EnvVar {
+	for _, e := range b.svc {
+		if !b.defined(e.Name) {
+			b.vars = append(b.vars, e)
+		}
+	}
+	return b.vars
+}
+
+func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
+	value := ev.Value
+	if value != "" {
+		b.set(ev.Name, expansion.ExpandLookup(value, b.lookup))
+		return nil
+	}
+	from := ev.ValueFrom
+	if from == nil {
+		b.set(ev.Name, "")
+		return nil
+	}
+	keep := true
+	var err error
+	switch {
+	case from.FieldRef != nil:
+		value, err = b.fieldRef(from.FieldRef)
+	case from.ResourceFieldRef != nil:
+		value, err = b.resourceFieldRef(from.ResourceFieldRef)
+	case from.ConfigMapKeyRef != nil:
+		value, keep, err = b.configMapKey(from.ConfigMapKeyRef)
+	case from.SecretKeyRef != nil:
+		value, keep, err = b.secretKey(from.SecretKeyRef)
+	case b.in.EnvFiles && from.FileKeyRef != nil:
+		value, keep, err = b.fileKey(ev.Name, from.FileKeyRef)
+	}
+	if err != nil {
+		return err
+	}
+	if keep {
+		b.set(ev.Name, value)
+	}
+	return nil
+}
+
+// where names the pod and container for texts kubelet does not have.
+func (b *envBuilder) where() string {
+	return fmt.Sprintf("pod %s/%s container %q", b.in.Pod.Namespace, b.in.Pod.Name, b.in.Container.Name)
+}

@@ -1,0 +1,222 @@
+package configgen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// envSource is one envFrom entry whose object was found.
+type envSource struct {
+	prefix string
+	cm     *v1.ConfigMap
+	secret *v1.Secret
+}
+
+// objectCache remembers the ConfigMaps or Secrets fetched during one call, so that each is read
+// once however many references name it, as kubelet does. A missing optional object is not
+// remembered: every reference asks again.
+type objectCache[T any] struct {
+	entries []cacheEntry[T]
+	buf     [4]cacheEntry[T]
+}
+
+type cacheEntry[T any] struct {
+	name string
+	obj  T
+}
+
+func (c *objectCache[T]) get(name string) (T, bool) {
+	for _, e := range c.entries {
+		if e.name == name {
+			return e.obj, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+func (c *objectCache[T]) put(name string, obj T) {
+	if c.entries == nil {
+		c.entries = c.buf[:0]
+	}
+	c.entries = append(c.entries, cacheEntry[T]{name: name, obj: obj})
+}
+
+// configMap returns the named ConfigMap of the pod's namespace, or nil when it is missing and
+// optional.
+func (b *envBuilder) configMap(name string, optional bool) (*v1.ConfigMap, error) {
+	if cm, ok := b.cms.get(name); ok {
+		return cm, nil
+	}
+	ns := b.in.Pod.Namespace
+	if b.in.ConfigMaps == nil {
+		return nil, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get configMap %v/%v, no kubeClient defined", ns, name), nil)
+	}
+	cm, err := b.in.ConfigMaps.GetConfigMap(b.ctx, ns, name)
+	if err != nil {
+		if optional && apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if cm == nil {
+		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: ConfigMap %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
+	}
+	b.cms.put(name, cm)
+	return cm, nil
+}
+
+// secret is configMap for Secrets.
+func (b *envBuilder) secret(name string, optional bool) (*v1.Secret, error) {
+	if s, ok := b.secrets.get(name); ok {
+		return s, nil
+	}
+	ns := b.in.Pod.Namespace
+	if b.in.Secrets == nil {
+		return nil, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get secret %v/%v, no kubeClient defined", ns, name), nil)
+	}
+	s, err := b.in.Secrets.GetSecret(b.ctx, ns, name)
+	if err != nil {
+		if optional && apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if s == nil {
+		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: Secret %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
+	}
+	b.secrets.put(name, s)
+	return s, nil
+}
+
+// fetchEnvFrom reads every envFrom object in order, so that errors come in kubelet's order and the
+// number of variables is known before any is stored.
+func (b *envBuilder) fetchEnvFrom() error {
+	b.sources = b.srcBuf[:0]
+	for i := range b.in.Container.EnvFrom {
+		ef := &b.in.Container.EnvFrom[i]
+		src := envSource{prefix: ef.Prefix}
+		var n, text int
+		switch {
+		case ef.ConfigMapRef != nil:
+			cm, err := b.configMap(ef.ConfigMapRef.Name, isTrue(ef.ConfigMapRef.Optional))
+			if err != nil {
+				return err
+			}
+			if cm == nil {
+				continue
+			}
+			src.cm, n = cm, len(cm.Data)
+			if src.prefix != "" {
+				for k := range cm.Data {
+					text += len(src.prefix) + len(k)
+				}
+			}
+		case ef.SecretRef != nil:
+			s, err := b.secret(ef.SecretRef.Name, isTrue(ef.SecretRef.Optional))
+			if err != nil {
+				return err
+			}
+			if s == nil {
+				continue
+			}
+			src.secret, n = s, len(s.Data)
+			for k, v := range s.Data {
+				text += len(v)
+				if src.prefix != "" {
+					text += len(src.prefix) + len(k)
+				}
+			}
+		default:
+			continue
+		}
+		b.sources = append(b.sources, src)
+		b.fromKeys += n
+		b.fromMax = max(b.fromMax, n)
+		b.fromText += text
+	}
+	return nil
+}
+
+// addEnvFrom defines the variables of every envFrom source, each source's keys in sorted order.
+// Keys are not validated: kubelet passes any key through since RelaxedEnvironmentVariableValidation.
+func (b *envBuilder) addEnvFrom() {
+	if len(b.sources) == 0 {
+		return
+	}
+	// Prefixed names and secret values are written into one buffer and sliced from it, so a
+	// source costs no allocation per key.
+	var text strings.Builder
+	text.Grow(b.fromText)
+	prefixed := func(prefix, key string) string {
+		start := text.Len()
+		text.WriteString(prefix)
+		text.WriteString(key)
+		return text.String()[start:]
+	}
+	scratch := make([]EnvVar, 0, b.fromMax)
+	for _, src := range b.sources {
+		scratch = scratch[:0]
+		if src.cm != nil {
+			for k, v := range src.cm.Data {
+				if src.prefix != "" {
+					k = prefixed(src.prefix, k)
+				}
+				scratch = append(scratch, EnvVar{Name: k, Value: v})
+			}
+		} else {
+			for k, v := range src.secret.Data {
+				if src.prefix != "" {
+					k = prefixed(src.prefix, k)
+				}
+				start := text.Len()
+				text.Write(v)
+				scratch = append(scratch, EnvVar{Name: k, Value: text.String()[start:]})
+			}
+		}
+		slices.SortFunc(scratch, func(a, c EnvVar) int { return strings.Compare(a.Name, c.Name) })
+		for _, e := range scratch {
+			b.set(e.Name, e.Value)
+		}
+	}
+}
+
+// configMapKey resolves a configMapKeyRef; keep is false when the variable is to be left out.
+func (b *envBuilder) configMapKey(ref *v1.ConfigMapKeySelector) (value string, keep bool, err error) {
+	optional := isTrue(ref.Optional)
+	cm, err := b.configMap(ref.Name, optional)
+	if err != nil || cm == nil {
+		return "", false, err
+	}
+	value, ok := cm.Data[ref.Key]
+	if !ok {
+		if optional {
+			return "", false, nil
+		}
+		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in ConfigMap %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)
+	}
+	return value, true, nil
+}
+
+// secretKey resolves a secretKeyRef; keep is false when the variable is to be left out.
+func (b *envBuilder) secretKey(ref *v1.SecretKeySelector) (value string, keep bool, err error) {
+	optional := isTrue(ref.Optional)
+	s, err := b.secret(ref.Name, optional)
+	if err != nil || s == nil {
+		return "", false, err
+	}
+	raw, ok := s.Data[ref.Key]
+	if !ok {
+		if optional {
+			return "", false, nil
+		}
+		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in Secret %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)
+	}
+	return string(raw), true, nil
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }

@@ -1,0 +1,64 @@
+package configgen
+
+import (
+	"errors"
+	"fmt"
+
+	securejoin "github.com/cyphar/filepath-securejoin"
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/internal/envfile"
+)
+
+// errImageVolumePath is the cause kubelet reports for a volume without a host path: only image
+// volumes have none, and kubelet's volumeutil.GetPath names their mounter's type.
+var errImageVolumePath = errors.New("path is empty *image.imagePlugin")
+
+// fileKey resolves a fileKeyRef (kubelet: the FileKeyRef case of makeEnvironmentVariables, gate
+// EnvFiles); keep is false when the variable is to be left out.
+func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value string, keep bool, err error) {
+	vol, ok := b.in.Volumes[ref.VolumeName]
+	if !ok || !vol.Mountable() {
+		return "", false, newEnvError(ErrEnvFile, fmt.Sprintf("cannot find the volume %q referenced by FileKeyRef", ref.VolumeName), nil)
+	}
+	if vol.HostPath == "" {
+		return "", false, newEnvError(ErrEnvFile, fmt.Sprintf("failed to get host path for volume %q: %v", ref.VolumeName, errImageVolumePath), errImageVolumePath)
+	}
+	fsys := b.in.Files
+	if fsys == nil {
+		fsys = hostfs.OS{}
+	}
+	path, err := securejoin.SecureJoinVFS(vol.HostPath, ref.Path, fsys)
+	if err != nil {
+		return "", false, newEnvError(ErrEnvFile, err.Error(), err)
+	}
+	value, err = readEnvFile(fsys, path, ref.Key)
+	if err != nil {
+		// Kubelet logs the detail and fails with a fixed text, so that the pod's events do not
+		// reveal host paths or file contents.
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: env var %q: failed to parse env file: %v", b.where(), envName, err))
+		return "", false, newEnvError(ErrEnvFile, "couldn't parse env file", err)
+	}
+	if value == "" {
+		if isTrue(ref.Optional) {
+			return "", false, nil
+		}
+		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("environment variable key %q not found in file %q", ref.Key, path), nil)
+	}
+	return value, true, nil
+}
+
+// readEnvFile parses the env file at path. Unlike kubelet, which opens whatever is there, it
+// refuses anything but a regular file, so a FIFO placed in the volume cannot hang the call.
+func readEnvFile(fsys EnvFileFS, path, key string) (string, error) {
+	if fi, err := fsys.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("failed to open environment variable file %q: not a regular file (%v)", path, fi.Mode().Type())
+	}
+	return envfile.ParseFile(fsys, path, key)
+}
+
+var (
+	_ EnvFileFS = hostfs.OS{}
+	_ EnvFileFS = (*hostfs.Memory)(nil)
+)

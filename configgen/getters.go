@@ -1,0 +1,86 @@
+package configgen
+
+import (
+	"context"
+	"io/fs"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// ConfigMapGetter serves the ConfigMaps that envFrom and configMapKeyRef name (kubelet: the
+// configmap manager). A missing ConfigMap must be reported with an error for which
+// k8s.io/apimachinery/pkg/api/errors.IsNotFound is true, so optional references can be skipped.
+type ConfigMapGetter interface {
+	GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error)
+}
+
+// ConfigMapGetterFunc adapts a function to ConfigMapGetter.
+type ConfigMapGetterFunc func(ctx context.Context, namespace, name string) (*v1.ConfigMap, error)
+
+// GetConfigMap calls f.
+func (f ConfigMapGetterFunc) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
+	return f(ctx, namespace, name)
+}
+
+// SecretGetter serves the Secrets that envFrom and secretKeyRef name (kubelet: the secret
+// manager). A missing Secret must be reported with an error for which
+// k8s.io/apimachinery/pkg/api/errors.IsNotFound is true.
+type SecretGetter interface {
+	GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error)
+}
+
+// SecretGetterFunc adapts a function to SecretGetter.
+type SecretGetterFunc func(ctx context.Context, namespace, name string) (*v1.Secret, error)
+
+// GetSecret calls f.
+func (f SecretGetterFunc) GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
+	return f(ctx, namespace, name)
+}
+
+// ServiceLister lists the Services of one namespace, for the service-link variables (kubelet: the
+// service lister). It is asked for "default" (for the kubernetes Service) and, when the pod has
+// enableServiceLinks, for the pod's namespace. Services of other namespaces in the answer are
+// ignored.
+//
+// A lister may also implement ServiceSyncChecker.
+type ServiceLister interface {
+	ListServices(ctx context.Context, namespace string) ([]*v1.Service, error)
+}
+
+// ServiceListerFunc adapts a function to ServiceLister.
+type ServiceListerFunc func(ctx context.Context, namespace string) ([]*v1.Service, error)
+
+// ListServices calls f.
+func (f ServiceListerFunc) ListServices(ctx context.Context, namespace string) ([]*v1.Service, error) {
+	return f(ctx, namespace)
+}
+
+// ServiceSyncChecker is an optional capability of a ServiceLister backed by a cache (kubelet: the
+// service informer's HasSynced). While it reports false, environment variables of pods that do not
+// come from a static source fail with "services have not yet been read at least once", so a pod
+// never starts without KUBERNETES_SERVICE_HOST because the cache was still empty.
+type ServiceSyncChecker interface {
+	HasSynced() bool
+}
+
+// NodeGetter returns the node the pod runs on (kubelet: getNodeAnyWay). Its addresses give
+// status.hostIP and status.hostIPs, its allocatable resources the default limits that
+// resourceFieldRef reports.
+type NodeGetter interface {
+	GetNode(ctx context.Context) (*v1.Node, error)
+}
+
+// NodeGetterFunc adapts a function to NodeGetter.
+type NodeGetterFunc func(ctx context.Context) (*v1.Node, error)
+
+// GetNode calls f.
+func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) { return f(ctx) }
+
+// EnvFileFS is the host access that fileKeyRef needs: resolving the file's path inside its volume
+// without following a symlink out of it, and reading the file. hostfs.OS and *hostfs.Memory
+// implement it.
+type EnvFileFS interface {
+	Lstat(path string) (fs.FileInfo, error)
+	Readlink(path string) (string, error)
+	Open(path string) (fs.File, error)
+}

@@ -1,0 +1,116 @@
+package configgen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// resourceFieldRef resolves a resourceFieldRef (kubelet: defaultPodLimitsForDownwardAPI then
+// containerResourceRuntimeValue). Instead of deep-copying the pod to default its limits, it applies
+// the same defaulting to the one quantity it reads.
+func (b *envBuilder) resourceFieldRef(fs *v1.ResourceFieldSelector) (string, error) {
+	if _, err := b.getNode(); err != nil {
+		return "", newEnvError(ErrNode, "failed to find node object, expected a node", err)
+	}
+	container, defaulted := b.in.Container, true
+	if fs.ContainerName != "" {
+		var err error
+		if container, defaulted, err = findContainer(b.in.Pod, fs.ContainerName); err != nil {
+			return "", err
+		}
+	}
+
+	divisor := fs.Divisor
+	if divisor.IsZero() {
+		divisor = resource.MustParse("1")
+	}
+	kind, name, ok := strings.Cut(fs.Resource, ".")
+	if !ok || (kind != "limits" && kind != "requests") {
+		return "", unsupportedResource(fs.Resource)
+	}
+	res := v1.ResourceName(name)
+	switch {
+	case res == v1.ResourceCPU || res == v1.ResourceMemory || res == v1.ResourceEphemeralStorage:
+	case strings.HasPrefix(name, v1.ResourceHugePagesPrefix):
+		// Hugepages are never overcommitted, so their limits are never defaulted.
+		defaulted = false
+	default:
+		return "", unsupportedResource(fs.Resource)
+	}
+
+	var q resource.Quantity
+	if kind == "requests" {
+		q = container.Resources.Requests[res]
+	} else {
+		q = container.Resources.Limits[res]
+		if defaulted && q.IsZero() {
+			if alloc, ok := b.allocatable(res); ok {
+				q = alloc
+			}
+		}
+	}
+	var v float64
+	if res == v1.ResourceCPU {
+		v = math.Ceil(float64(q.MilliValue()) / float64(divisor.MilliValue()))
+	} else {
+		v = math.Ceil(float64(q.Value()) / float64(divisor.Value()))
+	}
+	return strconv.FormatInt(int64(v), 10), nil
+}
+
+func unsupportedResource(name string) error {
+	return newEnvError(ErrFieldRef, fmt.Sprintf("unsupported container resource : %v", name), nil)
+}
+
+// findContainer finds a container by name among the pod's containers, then its init containers
+// (kubelet: the lookup in the defaulted pod, whose regular containers only have their limits
+// defaulted).
+func findContainer(pod *v1.Pod, name string) (c *v1.Container, defaulted bool, err error) {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i], true, nil
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].Name == name {
+			return &pod.Spec.InitContainers[i], false, nil
+		}
+	}
+	return nil, false, newEnvError(ErrFieldRef, fmt.Sprintf("container %s not found", name), nil)
+}
+
+// allocatable returns the default limit for a container resource: the node's allocatable amount,
+// replaced by a non-zero pod-level limit when PodLevelResources is on and the pod sets limits
+// (kubelet: defaultPodLimitsForDownwardAPI and MergeContainerResourceLimits). Only cpu, memory and
+// ephemeral-storage are defaulted, and only when the node reports them.
+func (b *envBuilder) allocatable(res v1.ResourceName) (resource.Quantity, bool) {
+	alloc, ok := b.node.Status.Allocatable[res]
+	if !ok {
+		return resource.Quantity{}, false
+	}
+	if b.in.PodLevelResources && (res == v1.ResourceCPU || res == v1.ResourceMemory) && podLevelLimitsSet(b.in.Pod) {
+		if limit, ok := b.in.Pod.Spec.Resources.Limits[res]; ok && !limit.IsZero() {
+			return limit, true
+		}
+	}
+	return alloc, true
+}
+
+// podLevelLimitsSet reports whether the pod sets a limit on a resource that pod-level resources
+// support: cpu, memory or hugepages (kubelet: resourcehelper.IsPodLevelLimitsSet).
+func podLevelLimitsSet(pod *v1.Pod) bool {
+	if pod.Spec.Resources == nil {
+		return false
+	}
+	for name := range pod.Spec.Resources.Limits {
+		if name == v1.ResourceCPU || name == v1.ResourceMemory || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) {
+			return true
+		}
+	}
+	return false
+}
