@@ -167,3 +167,11 @@ func TestThermalPaths(t *testing.T) {
 	assert.Equal(t, "/sys/devices/system/cpu/cpu0/thermal_throttle", p[0])
 	assert.Empty(t, securitytest.ThermalPaths{}.ThermalThrottlePaths())
 }
+
+func TestAllocatingUserNamespacesWithoutBlocksHasOne(t *testing.T) {
+	m := securitytest.AllocatingUserNamespaces(65536, 0)
+	_, err := m.GetOrCreateUserNamespaceMappings(context.Background(), pod("a"), "")
+	require.NoError(t, err)
+	_, err = m.GetOrCreateUserNamespaceMappings(context.Background(), pod("b"), "")
+	require.EqualError(t, err, "user namespace for pod p_ns(b): all 1 id ranges are in use")
+}

@@ -40,8 +40,9 @@ func FixedUserNamespaces(hostID uint32) *UserNamespaces {
 
 // AllocatingUserNamespaces returns a mapper that gives each pod, by UID, its own block of 65536 host
 // ids, the first at firstHostID and the others following it, up to blocks pods at once; the same
-// pod always gets the same block until Release.
+// pod always gets the same block until Release. blocks below 1 count as 1.
 func AllocatingUserNamespaces(firstHostID uint32, blocks int) *UserNamespaces {
+	blocks = max(blocks, 1)
 	return &UserNamespaces{
 		Handlers: map[string]bool{"": true},
 		first:    firstHostID,
