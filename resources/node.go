@@ -11,6 +11,9 @@ import (
 	"strings"
 )
 
+// ErrUnsupported is returned by HostNode on operating systems other than Linux.
+var ErrUnsupported = errors.New("not supported on this operating system")
+
 // HostFiles is the read-only file access DetectNode needs. hostfs.OS and *hostfs.Memory satisfy
 // it, so a test can describe a node as an in-memory tree.
 type HostFiles interface {

@@ -2,13 +2,7 @@
 
 package resources
 
-import (
-	"errors"
-	"fmt"
-)
-
-// ErrUnsupported is returned by HostNode on operating systems other than Linux.
-var ErrUnsupported = errors.New("not supported on this operating system")
+import "fmt"
 
 // HostNode reads the node's facts on Linux; elsewhere it fails: fill Node by hand.
 func HostNode() (Node, error) {

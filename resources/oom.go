@@ -1,6 +1,9 @@
 package resources
 
 import (
+	"math"
+	"math/bits"
+
 	v1 "k8s.io/api/core/v1"
 )
 
@@ -19,6 +22,9 @@ const (
 //     smallest memory request;
 //   - the result is at least 3 (so Guaranteed stays below) and 1000 becomes 999 (so BestEffort
 //     dies first).
+//
+// Unlike kubelet, the product 1000*request cannot overflow, and negative requests (which the API
+// server rejects) score 999 rather than above 1000; for every valid pod the result is kubelet's.
 //
 // A non-positive memoryCapacity, which kubelet never has, gives 999 for Burstable containers
 // instead of kubelet's division by zero.
@@ -46,14 +52,14 @@ func oomScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, 
 	if podLevel {
 		share = remainingPodMemReqPerContainer(pod)
 	}
-	adj := 1000 - (1000*(memReq+share))/memoryCapacity
+	adj := 1000 - memoryScore(saturatingAdd(memReq, share), memoryCapacity)
 
 	if isSidecarContainer(pod, container) && len(pod.Spec.Containers) > 0 {
 		minReq := minRegularContainerMemory(pod)
 		if podLevel {
-			minReq += share
+			minReq = saturatingAdd(minReq, share)
 		}
-		if capAdj := 1000 - (1000*minReq)/memoryCapacity; adj > capAdj {
+		if capAdj := 1000 - memoryScore(minReq, memoryCapacity); adj > capAdj {
 			adj = capAdj
 		}
 	}
@@ -61,10 +67,47 @@ func oomScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, 
 	if adj < 1000+guaranteedOOMScoreAdj {
 		return 1000 + guaranteedOOMScoreAdj
 	}
-	if adj == besteffortOOMScoreAdj {
-		return adj - 1
+	// Only a negative request, which the API server rejects, can score above 1000.
+	if adj >= besteffortOOMScoreAdj {
+		return besteffortOOMScoreAdj - 1
 	}
 	return adj
+}
+
+// memoryScore is 1000*request/capacity truncated toward zero, computed in 128 bits: kubelet's
+// int64 product overflows for requests above about 9.2 PB and then yields scores outside
+// [-1000, 1000] that runtimes reject. Results that do not fit are saturated.
+func memoryScore(request, capacity int64) int64 {
+	neg := request < 0
+	abs := uint64(request)
+	if neg {
+		abs = -abs
+	}
+	hi, lo := bits.Mul64(abs, 1000)
+	if hi >= uint64(capacity) {
+		if neg {
+			return math.MinInt64 / 2
+		}
+		return math.MaxInt64 / 2
+	}
+	q, _ := bits.Div64(hi, lo, uint64(capacity))
+	q = min(q, math.MaxInt64/2)
+	if neg {
+		return -int64(q)
+	}
+	return int64(q)
+}
+
+// saturatingAdd adds without wrapping around.
+func saturatingAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
 }
 
 // memoryValue is list's memory in bytes, 0 when absent.

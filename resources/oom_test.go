@@ -101,6 +101,8 @@ func TestGetContainerOOMScoreAdjust(t *testing.T) {
 		{name: "a sidecar gets its share of the pod-level request too", pod: podLevelWithSidecar, container: "side", want: 813},
 		{name: "pod-level Guaranteed resources make every container -997", pod: podLevelGuaranteed, container: "b", want: -997},
 		{name: "pod-level limits without requests do not change the formula", pod: podLevelLimitsOnly, container: "a", want: 875},
+		{name: "a request too large for 1000*request in int64 still scores 3", pod: burstable("10P"), want: 3},
+		{name: "a negative request scores 999, not above 1000", pod: burstable("-1G"), want: 999},
 		{name: "a non-positive capacity scores 999 instead of dividing by zero", pod: burstable("1G"), capacity: -1, want: 999},
 	}
 	for _, tt := range tests {
