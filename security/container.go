@@ -34,13 +34,16 @@ type ContainerInput struct {
 //   - with no runAsUser, the image's uid, and RunAsUsername = the image's user name (set even when
 //     empty);
 //   - the pod's namespaces (see NamespacesForPod);
-//   - supplemental groups: fsGroup, the pod's supplementalGroups, then in.ExtraSupplementalGroups,
-//     without removing duplicates; supplementalGroupsPolicy mapped to its CRI value;
+//   - supplemental groups: fsGroup, the pod's supplementalGroups, then in.ExtraSupplementalGroups
+//     (these even without a pod securityContext, as kubelet's code does), without removing
+//     duplicates; supplementalGroupsPolicy mapped to its CRI value;
 //   - no_new_privs when allowPrivilegeEscalation is false; masked and read-only paths by procMount,
 //     set even for privileged containers.
 //
 // Errors come in kubelet's order (seccomp, AppArmor, namespaces, policy) and wrap a category. The
-// result shares no memory with the input or with other results.
+// result shares no memory with the input or with other results. The caller gives the container's
+// CRI mounts the user-namespace mappings with ApplyUserNamespaceToMounts(mounts,
+// result.NamespaceOptions), as kubelet's applyPlatformSpecificContainerConfig does.
 func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInput) (*runtimeapi.LinuxContainerSecurityContext, error) {
 	pod, c := in.Pod, in.Container
 	if pod == nil || c == nil {
