@@ -25,15 +25,9 @@ var (
 type kindError struct {
 	msg  string
 	kind error
-	err  error
 }
 
 func (e *kindError) Error() string { return e.msg }
 
-// Unwrap exposes both the category and, when present, the error that caused this one.
-func (e *kindError) Unwrap() []error {
-	if e.err == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.err}
-}
+// Unwrap exposes the category.
+func (e *kindError) Unwrap() error { return e.kind }
