@@ -1,7 +1,9 @@
 package hosts_test
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,9 +50,11 @@ func ExampleManagedHostsFileContent() {
 func ExampleManagedHostsFileContent_injection() {
 	aliases := []v1.HostAlias{{IP: "10.1.0.9", Hostnames: []string{"db\n10.6.6.6\tbank.example.com"}}}
 	_, err := hosts.ManagedHostsFileContent([]string{"10.244.1.7"}, "web-0", "", aliases)
-	fmt.Println(err != nil)
+	fmt.Println(errors.Is(err, hosts.ErrInvalidHostsEntry))
+	fmt.Println(strings.SplitAfter(err.Error(), "Invalid value: ")[0])
 	// Output:
 	// true
+	// spec.hostAliases[0].hostnames[0]: Invalid value:
 }
 
 // ExampleMakeHostsFile writes the hosts file of a host-network pod into an in-memory pod directory,

@@ -2,8 +2,8 @@ package logs
 
 import (
 	"io/fs"
-	"regexp"
 	"strconv"
+	"strings"
 )
 
 // DirReader is what CalcRestartCountByLogDir needs from the host. hostfs.OS and *hostfs.Memory
@@ -15,9 +15,19 @@ type DirReader interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 }
 
-// restartLogName matches kubelet's pattern. It is anchored at the start only, so "3.logfoo" counts
-// as restart 3 too, as it does in kubelet.
-var restartLogName = regexp.MustCompile(`^(\d+)\.log(\..*)?`)
+// restartNumber returns the digits a log file name starts with when they are followed by ".log",
+// which is what kubelet's pattern `^(\d+)\.log(\..*)?` accepts: the optional group makes it
+// anchored at the start only, so "3.logfoo" counts as restart 3 too.
+func restartNumber(name string) (string, bool) {
+	i := 0
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(name[i:], ".log") {
+		return "", false
+	}
+	return name[:i], true
+}
 
 // CalcRestartCountByLogDir returns the restart count a container should start with when kubelet has
 // no status for it, from the log files of earlier runs in path, as kubelet's
@@ -38,11 +48,11 @@ func CalcRestartCountByLogDir(dir DirReader, path string) (int, error) {
 		if e.IsDir() {
 			continue
 		}
-		m := restartLogName.FindStringSubmatch(e.Name())
-		if m == nil {
+		digits, ok := restartNumber(e.Name())
+		if !ok {
 			continue
 		}
-		n, err := strconv.Atoi(m[1])
+		n, err := strconv.Atoi(digits)
 		if err != nil {
 			continue
 		}

@@ -44,6 +44,7 @@ func TestCalcRestartCountByLogDir(t *testing.T) {
 		},
 		{name: "the pattern is not anchored at the end", files: []string{"3.logfoo"}, want: 4},
 		{name: "a name must start with the digits", files: []string{"x3.log", "log", ".log"}, want: 0},
+		{name: "the digits must be followed by .log", files: []string{"3.lo", "3log", "3.LOG", "3_0.log", "٣.log"}, want: 0},
 		{name: "directories are skipped", files: []string{"1.log"}, dirs: []string{"9.log"}, want: 2},
 		{name: "numbers too large for an int are skipped", files: []string{"99999999999999999999.log", "5.log"}, want: 6},
 		{name: "leading zeros are read as decimal", files: []string{"010.log"}, want: 11},
