@@ -67,7 +67,7 @@ type KubeletSettings struct {
 	// CPUCFSQuota enables CFS quota for containers that set a CPU limit (--cpu-cfs-quota).
 	CPUCFSQuota bool
 	// CPUCFSQuotaPeriod is the CFS period (--cpu-cfs-quota-period); used with the
-	// CustomCPUCFSQuotaPeriod gate, between 1ms and 1s.
+	// CustomCPUCFSQuotaPeriod gate, between 1ms and 1s. Zero means the 100ms default.
 	CPUCFSQuotaPeriod time.Duration
 	// MemoryThrottlingFactor, when set, enables memory.high under MemoryQoS; in (0, 1].
 	MemoryThrottlingFactor *float64
@@ -91,8 +91,7 @@ func DefaultKubeletSettings() KubeletSettings {
 }
 
 // Gates are the feature gates that change a container's resources. Gates locked on in v1.37
-// (NodeSwap, DisableCPUQuotaWithExclusiveCPUs) are always on here. DRANodeAllocatableResources is
-// not modelled (see the package limitations).
+// (NodeSwap, DisableCPUQuotaWithExclusiveCPUs) are always on here.
 type Gates struct {
 	// PodLevelResources enables pod-level requests and limits. On by default.
 	PodLevelResources bool
@@ -101,6 +100,10 @@ type Gates struct {
 	// CustomCPUCFSQuotaPeriod lets KubeletSettings.CPUCFSQuotaPeriod set the CFS period. On by
 	// default.
 	CustomCPUCFSQuotaPeriod bool
+	// DRANodeAllocatableResources (alpha, off) makes kubelet add DRA-allocated cpu, memory and
+	// hugepages. That is not modelled: with the gate on, a container that a node-allocatable
+	// claim names gets a warning and kubelet's gate-off output.
+	DRANodeAllocatableResources bool
 }
 
 // DefaultGates returns the gates as kubelet v1.37 has them by default.
@@ -138,8 +141,9 @@ type Calculator struct {
 	cfg Config
 	// period is the CFS period in microseconds, resolved once from the settings and gates.
 	period int64
-	// oomGroup says calculateLinuxResources writes memory.oom.group=1.
+	// oomGroup says linuxResources writes memory.oom.group=1.
 	oomGroup bool
+	// pageSize is Node.PageSize with its default applied.
 	pageSize int64
 }
 
@@ -152,6 +156,10 @@ func New(cfg Config) (*Calculator, error) {
 	}
 	if n.AllocatableMemory < 0 || n.SwapCapacity < 0 || n.PageSize < 0 {
 		return nil, fmt.Errorf("%w: node allocatable memory, swap capacity and page size must not be negative", ErrInvalidConfig)
+	}
+	if k.CPUCFSQuotaPeriod == 0 {
+		k.CPUCFSQuotaPeriod = DefaultCPUCFSQuotaPeriod
+		cfg.Kubelet.CPUCFSQuotaPeriod = DefaultCPUCFSQuotaPeriod
 	}
 	if k.CPUCFSQuotaPeriod < time.Millisecond || k.CPUCFSQuotaPeriod > time.Second {
 		return nil, fmt.Errorf("%w: cpuCFSQuotaPeriod %v must be between 1ms and 1s, inclusive", ErrInvalidConfig, k.CPUCFSQuotaPeriod)

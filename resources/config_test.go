@@ -87,10 +87,11 @@ func TestDefaultConfigIsKubeletDefault(t *testing.T) {
 	assert.Nil(t, cfg.CPUs)
 }
 
-func TestNewFillsEmptyEnumsAndCopiesInputs(t *testing.T) {
+func TestNewFillsEmptySettingsAndCopiesInputs(t *testing.T) {
 	cfg := resources.DefaultConfig(v2Node())
 	cfg.Kubelet.MemoryReservationPolicy = ""
 	cfg.Kubelet.SwapBehavior = ""
+	cfg.Kubelet.CPUCFSQuotaPeriod = 0
 	cfg.Kubelet.MemoryThrottlingFactor = ptr.To(0.5)
 	c, err := resources.New(cfg)
 	require.NoError(t, err)
@@ -102,6 +103,7 @@ func TestNewFillsEmptyEnumsAndCopiesInputs(t *testing.T) {
 	got := c.Config()
 	assert.Equal(t, resources.NoMemoryReservation, got.Kubelet.MemoryReservationPolicy)
 	assert.Equal(t, resources.NoSwap, got.Kubelet.SwapBehavior)
+	assert.Equal(t, 100*time.Millisecond, got.Kubelet.CPUCFSQuotaPeriod)
 	assert.Equal(t, []string{"2MB", "1GB"}, got.Node.HugePageSizes)
 	assert.Equal(t, 0.5, *got.Kubelet.MemoryThrottlingFactor)
 }

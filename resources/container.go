@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -36,6 +37,9 @@ func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*
 	}
 	var warnings []string
 	cfg := &c.cfg
+	if cfg.Gates.DRANodeAllocatableResources && hasDRAAllocations(pod, container.Name) {
+		warnings = append(warnings, fmt.Sprintf("container %q: DRA node-allocatable resources are not applied", container.Name))
+	}
 	node := &cfg.Node
 	podLevel := cfg.Gates.PodLevelResources
 	podLevelSet := podLevel && IsPodLevelResourcesSet(pod)
@@ -73,6 +77,16 @@ func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*
 		setUnified(lcr, memoryHigh, "max", unifiedSize)
 	}
 	return lcr, warnings, nil
+}
+
+// hasDRAAllocations reports whether a node-allocatable resource claim of pod names the container.
+func hasDRAAllocations(pod *v1.Pod, name string) bool {
+	for i := range pod.Status.NodeAllocatableResourceClaimStatuses {
+		if slices.Contains(pod.Status.NodeAllocatableResourceClaimStatuses[i].Containers, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // containerLimit is kubelet's getCPULimit/getMemoryLimit: the container's limit, or the pod-level

@@ -331,3 +331,25 @@ func TestContainerResourcesDoesNotModifyThePod(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before, pod)
 }
+
+func TestContainerResourcesWarnsAboutDRAAllocations(t *testing.T) {
+	pod := samplePod()
+	pod.Status.NodeAllocatableResourceClaimStatuses = []v1.NodeAllocatableResourceClaimStatus{{Containers: []string{"app"}}}
+	tests := []struct {
+		name         string
+		gate         bool
+		wantWarnings []string
+	}{
+		{name: "DRA claims are ignored silently with the gate off"},
+		{name: "DRA claims naming the container are reported with the gate on", gate: true,
+			wantWarnings: []string{`container "app": DRA node-allocatable resources are not applied`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCalc(t, func(cfg *resources.Config) { cfg.Gates.DRANodeAllocatableResources = tt.gate })
+			_, warnings, err := c.ContainerResources(pod, &pod.Spec.Containers[0])
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantWarnings, warnings)
+		})
+	}
+}

@@ -12,6 +12,7 @@
 //
 // Current limitations:
 //   - DRA node-allocatable resources (gate DRANodeAllocatableResources, alpha and off in v1.37)
-//     are not modelled: output is kubelet's with that gate off.
+//     are not added: output is kubelet's with that gate off, and ContainerResources warns when
+//     the gate is on and a claim names the container.
 //   - Windows resources are out of scope.
 package resources
