@@ -235,29 +235,47 @@ func prepareSubPath(in Input, p subPathPlan, undo *undoList) (string, []string, 
 
 // undoList collects the Subpather's undo actions of one MakeMounts call.
 type undoList struct {
-	fns []func()
+	u *undoer
 }
 
-func (u *undoList) add(fn func()) { u.fns = append(u.fns, fn) }
+// undoer runs a call's undo actions at most once. Its small inline buffer keeps a typical call to
+// one allocation.
+type undoer struct {
+	once sync.Once
+	fns  []func()
+	buf  [4]func()
+}
 
-// run undoes in reverse order, in case a later preparation depends on an earlier one.
-func (u *undoList) run() {
-	for i := len(u.fns) - 1; i >= 0; i-- {
-		u.fns[i]()
+func (l *undoList) add(fn func()) {
+	if l.u == nil {
+		l.u = &undoer{}
+		l.u.fns = l.u.buf[:0]
 	}
-	u.fns = nil
+	l.u.fns = append(l.u.fns, fn)
+}
+
+// run undoes now, in reverse order, in case a later preparation depends on an earlier one.
+func (l *undoList) run() {
+	if l.u != nil {
+		l.u.run()
+	}
 }
 
 // cleanupFunc returns the list as a cleanup that runs at most once, even when called concurrently.
-func (u *undoList) cleanupFunc() func() {
-	if len(u.fns) == 0 {
+func (l *undoList) cleanupFunc() func() {
+	if l.u == nil {
 		return noop
 	}
-	fns := u.fns
-	var once sync.Once
-	return func() {
-		once.Do(func() { (&undoList{fns: fns}).run() })
-	}
+	return l.u.run
+}
+
+func (u *undoer) run() {
+	u.once.Do(func() {
+		for i := len(u.fns) - 1; i >= 0; i-- {
+			u.fns[i]()
+		}
+		u.fns = nil
+	})
 }
 
 func noop() {}

@@ -265,3 +265,35 @@ func FuzzValidateSubPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMakeMountsSubPathExpr checks that whatever a subPathExpr and the environment expand to, a
+// subPath MakeMounts accepts is prepared from inside its volume.
+func FuzzMakeMountsSubPathExpr(f *testing.F) {
+	f.Add("$(A)", "../..")
+	f.Add("x/$(A)/y", "a/../../b")
+	f.Add("$$(A)/..", "v")
+	f.Add("$(A)$(A)", "./.")
+	f.Add("a/$(A", "/etc")
+	f.Fuzz(func(t *testing.T, expr, value string) {
+		hu := mountstest.NewHostUtils()
+		sp := mountstest.NewSubpather(hu)
+		_, cleanup, _, err := mounts.MakeMounts(mounts.Input{
+			Pod: &v1.Pod{}, PodDir: podDir, Volumes: disk, HostUtils: hu, Subpather: sp,
+			Container: &v1.Container{Name: "ctr", VolumeMounts: []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPathExpr: expr}}},
+			Env:       map[string]string{"A": value},
+		})
+		defer cleanup()
+		if err != nil {
+			return
+		}
+		for _, c := range sp.Calls() {
+			if c.Method != "PrepareSafeSubpath" {
+				continue
+			}
+			p := filepath.Clean(c.Subpath.Path)
+			if p != "/vol/disk" && !strings.HasPrefix(p, "/vol/disk/") {
+				t.Fatalf("subPathExpr %q with A=%q prepares %q outside the volume", expr, value, c.Subpath.Path)
+			}
+		}
+	})
+}

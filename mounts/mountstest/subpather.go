@@ -84,7 +84,7 @@ func (s *Subpather) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error
 	if err := mounts.ValidateName("container name", sp.ContainerName); err != nil {
 		return "", nil, err
 	}
-	if !within(filepath.Clean(sp.Path), filepath.Clean(sp.VolumePath)) {
+	if !within(clean(sp.Path), clean(sp.VolumePath)) {
 		return "", nil, fmt.Errorf("subpath %q not within volume path %q", sp.Path, sp.VolumePath)
 	}
 	if s.host != nil {
@@ -157,7 +157,15 @@ func (s *Subpather) Calls() []Call {
 // BindTarget returns where the Linux backend binds sp:
 // <PodDir>/volume-subpaths/<VolumeName>/<ContainerName>/<VolumeMountIndex>.
 func BindTarget(sp mounts.Subpath) string {
-	return filepath.Clean(sp.PodDir) + "/volume-subpaths/" + sp.VolumeName + "/" + sp.ContainerName + "/" + strconv.Itoa(sp.VolumeMountIndex)
+	return clean(sp.PodDir) + "/volume-subpaths/" + sp.VolumeName + "/" + sp.ContainerName + "/" + strconv.Itoa(sp.VolumeMountIndex)
+}
+
+// clean is filepath.Clean without its cost for paths that are plainly clean already.
+func clean(p string) string {
+	if p == "" || strings.Contains(p, "//") || strings.Contains(p, "/.") || (len(p) > 1 && strings.HasSuffix(p, "/")) || p[0] == '.' {
+		return filepath.Clean(p)
+	}
+	return p
 }
 
 func within(p, base string) bool {
