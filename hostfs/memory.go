@@ -114,7 +114,7 @@ func (m *Memory) mkdirLocked(p string, perm fs.FileMode) error {
 }
 
 // openForWrite resolves p as open(2) with O_CREAT does: following a final symlink, creating a
-// missing file with perm, refusing directories. It returns the file and whether it existed.
+// missing file with perm, refusing directories and a trailing "/". The caller holds m.mu.
 func (m *Memory) openForWrite(p string, perm fs.FileMode) (*node, error) {
 	res, err := m.walk(p, openCreate)
 	if err != nil {
