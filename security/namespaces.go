@@ -26,26 +26,32 @@ type UserNamespaceMapper interface {
 
 // CheckUserNamespaceSupport reproduces kubelet's check that a runtime handler can run a pod with
 // hostUsers: false. handlers is what the runtime's Status reports: handler name to whether it
-// supports user namespaces. A runtime that reports no handlers is too old to support them. The
-// errors wrap ErrUserNamespacesUnsupported.
+// supports user namespaces; nil means the runtime reported no handler list at all. The errors, all
+// wrapping ErrUserNamespacesUnsupported, are kubelet's:
+//   - no handler list, or a handler the runtime does not know:
+//     can't set `spec.hostUsers: false`, RuntimeClass handler "<h>" does not support user namespaces: <why>
+//   - the default handler "" without support:
+//     can't set `spec.hostUsers: false`, runtime does not support user namespaces
+//   - another handler without support:
+//     can't set `spec.hostUsers: false`, RuntimeClass handler "<h>" does not support user namespaces
 func CheckUserNamespaceSupport(handlers map[string]bool, runtimeHandler string) error {
-	if len(handlers) == 0 {
-		return &kindError{msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", kind: ErrUserNamespacesUnsupported}
-	}
+	var why string
 	supported, known := handlers[runtimeHandler]
 	switch {
+	case handlers == nil:
+		why = "runtime handlers are not set"
 	case !known:
-		return &kindError{
-			msg:  fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces: the handler %q is not known", runtimeHandler, runtimeHandler),
-			kind: ErrUserNamespacesUnsupported,
-		}
-	case !supported:
-		return &kindError{
-			msg:  fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces", runtimeHandler),
-			kind: ErrUserNamespacesUnsupported,
-		}
+		why = fmt.Sprintf("the handler %q is not known", runtimeHandler)
+	case supported:
+		return nil
+	case runtimeHandler == "":
+		return &kindError{msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", kind: ErrUserNamespacesUnsupported}
 	}
-	return nil
+	msg := fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces", runtimeHandler)
+	if why != "" {
+		msg += ": " + why
+	}
+	return &kindError{msg: msg, kind: ErrUserNamespacesUnsupported}
 }
 
 // NamespacesForPod reproduces kubelet's NamespacesForPod: IPC and network are NODE with hostIPC /

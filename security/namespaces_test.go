@@ -61,10 +61,10 @@ func TestNamespacesForPod(t *testing.T) {
 			want:   &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: podMappings(65536)}},
 		{name: "hostUsers false without a mapper is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
-		{name: "hostUsers false on a runtime reporting no handlers is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
+		{name: "hostUsers false on a runtime whose default handler lacks support is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			config: func(c *security.Config) {
 				m := securitytest.FixedUserNamespaces(65536)
-				m.Handlers = nil
+				m.Handlers = map[string]bool{"": false}
 				c.UserNamespaces = m
 			},
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
@@ -134,7 +134,9 @@ func TestCheckUserNamespaceSupport(t *testing.T) {
 	}{
 		{name: "supporting handler passes", handlers: map[string]bool{"runc": true}, handler: "runc"},
 		{name: "default handler can support", handlers: map[string]bool{"": true}, handler: ""},
-		{name: "no handlers reported means no support", handlers: nil, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
+		{name: "no handler list reported means no support", handlers: nil, handler: "", err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"\" does not support user namespaces: runtime handlers are not set"},
+		{name: "empty handler list knows no handler", handlers: map[string]bool{}, handler: "", err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"\" does not support user namespaces: the handler \"\" is not known"},
+		{name: "default handler without support", handlers: map[string]bool{"": false}, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
 		{name: "handler without support", handlers: map[string]bool{"runc": false}, handler: "runc", err: `can't set ` + "`spec.hostUsers: false`" + `, RuntimeClass handler "runc" does not support user namespaces`},
 		{name: "unknown handler", handlers: map[string]bool{"runc": true}, handler: "x", err: `can't set ` + "`spec.hostUsers: false`" + `, RuntimeClass handler "x" does not support user namespaces: the handler "x" is not known`},
 	} {
