@@ -29,8 +29,10 @@ const (
 // request is set), CFS quota and period from the cpu limit, the memory limit (both falling back to
 // the pod-level limit when the container sets none), the OOM score adjustment, one hugepage limit
 // per node page size, swap settings, and on cgroup v2 memory.oom.group and the MemoryQoS files.
-// Warnings carry what kubelet only logs: hugepage limits it ignored, a swap amount it could not
-// compute. The pod is only read.
+// Warnings carry what kubelet only logs, in this order: a DRA claim it would have applied (see
+// Gates.DRANodeAllocatableResources), hugepage limits it ignored (pod-level first, each list by
+// resource name), a swap amount it could not compute. HugepageLimits follow Node.HugePageSizes.
+// The pod is only read.
 func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*runtimeapi.LinuxContainerResources, []string, error) {
 	if pod == nil || container == nil {
 		return nil, nil, ErrNilArgument
