@@ -279,10 +279,12 @@ func TestMakeEnvironmentVariablesEnv(t *testing.T) {
 			want: vars("A", "3", "B", "2"),
 		},
 		{
-			name:  "env overrides envFrom at the envFrom position",
-			pod:   withEnvFrom(testPod(lit("NEW", "n"), lit("LEVEL", "info")), fromConfigMap("cfg", "", false)),
-			setup: func(in *configgen.EnvInput) { in.ConfigMaps = configMaps(cm("ns", "cfg", map[string]string{"LEVEL": "debug", "FROM": "cm"})) },
-			want:  vars("FROM", "cm", "LEVEL", "info", "NEW", "n"),
+			name: "env overrides envFrom at the envFrom position",
+			pod:  withEnvFrom(testPod(lit("NEW", "n"), lit("LEVEL", "info")), fromConfigMap("cfg", "", false)),
+			setup: func(in *configgen.EnvInput) {
+				in.ConfigMaps = configMaps(cm("ns", "cfg", map[string]string{"LEVEL": "debug", "FROM": "cm"}))
+			},
+			want: vars("FROM", "cm", "LEVEL", "info", "NEW", "n"),
 		},
 		{
 			name: "$(VAR) resolves to an earlier env var",
