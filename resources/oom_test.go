@@ -103,6 +103,7 @@ func TestGetContainerOOMScoreAdjust(t *testing.T) {
 		{name: "pod-level limits without requests do not change the formula", pod: podLevelLimitsOnly, container: "a", want: 875},
 		{name: "a request too large for 1000*request in int64 still scores 3", pod: burstable("10P"), want: 3},
 		{name: "a negative request scores 999, not above 1000", pod: burstable("-1G"), want: 999},
+		{name: "kubelet's 16GB-node Burstable example scores 970", pod: podOf(ctr("c1", rl("cpu", "250m", "memory", "500Mi"), rl("cpu", "500m", "memory", "750Mi"))), capacity: 17179860387, want: 970},
 		{name: "a non-positive capacity scores 999 instead of dividing by zero", pod: burstable("1G"), capacity: -1, want: 999},
 	}
 	for _, tt := range tests {
