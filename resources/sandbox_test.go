@@ -116,6 +116,21 @@ func TestSandboxResources(t *testing.T) {
 			wantOverhead: &lcr{CpuShares: 256, MemoryLimitInBytes: 120 * mi},
 		},
 		{
+			name: "kubelet's overhead example: 2/4 CPUs and 128Mi/256Mi with 1 CPU and 128Mi overhead",
+			pod: func() *v1.Pod {
+				p := podOf(ctr("a", rl("cpu", "2", "memory", "128Mi"), rl("cpu", "4", "memory", "256Mi")))
+				p.Spec.Overhead = rl("cpu", "1", "memory", "128Mi")
+				return p
+			}(),
+			want:         &lcr{CpuShares: 2048, CpuQuota: 400000, CpuPeriod: 100000, MemoryLimitInBytes: 256 * mi, Unified: oomGroup},
+			wantOverhead: &lcr{CpuShares: 1024, CpuQuota: 100000, CpuPeriod: 100000, MemoryLimitInBytes: 128 * mi, Unified: oomGroup},
+		},
+		{
+			name: "kubelet's memory-only example: no cpu anywhere gives 2 shares and quota 0",
+			pod:  podOf(ctr("a", rl("memory", "128Mi"), rl("memory", "256Mi"))),
+			want: &lcr{CpuShares: 2, CpuPeriod: 100000, MemoryLimitInBytes: 256 * mi, Unified: oomGroup},
+		},
+		{
 			name: "a pod without containers gets minimal shares",
 			pod:  &v1.Pod{},
 			want: &lcr{CpuShares: 2, CpuPeriod: 100000, Unified: oomGroup},
