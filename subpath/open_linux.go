@@ -20,8 +20,8 @@ func openDir(dir string) (int, error) {
 // openBeneath opens the elements below the directory baseFD (whose path is basePath) with O_PATH,
 // following no symlink at all, and returns the new descriptor. The elements come from a path that
 // was already resolved, so any symlink met here was swapped in since and is an error. When dirOnly
-// is set the last element must be a directory as well.
-func (l *Linux) openBeneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, error) {
+// is set the last element must be a directory as well. It returns the descriptor's fstat too.
+func (l *Linux) openBeneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, *unix.Stat_t, error) {
 	if l.useOpenat2 {
 		return openat2Beneath(baseFD, basePath, elems, dirOnly)
 	}
@@ -30,7 +30,7 @@ func (l *Linux) openBeneath(baseFD int, basePath string, elems []string, dirOnly
 
 // openat2Beneath resolves all elements in one openat2(2) call that the kernel keeps below baseFD
 // and that fails on any symlink or magic link.
-func openat2Beneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, error) {
+func openat2Beneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, *unix.Stat_t, error) {
 	rel := "."
 	if len(elems) > 0 {
 		rel = filepath.Join(elems...)
@@ -53,61 +53,68 @@ func openat2Beneath(baseFD int, basePath string, elems []string, dirOnly bool) (
 		switch err {
 		case nil:
 		case unix.ELOOP, unix.EXDEV:
-			return -1, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", full), cause: err}
+			return -1, nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", full), cause: err}
 		case unix.ENOTDIR:
-			return -1, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", full, err), cause: err}
+			return -1, nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", full, err), cause: err}
 		default:
-			return -1, fmt.Errorf("cannot open %s: %w", full, err)
+			return -1, nil, fmt.Errorf("cannot open %s: %w", full, err)
 		}
-		if err := checkOpened(fd, full, !dirOnly); err != nil {
+		st, err := checkOpened(fd, full, !dirOnly)
+		if err != nil {
 			_ = unix.Close(fd)
-			return -1, err
+			return -1, nil, err
 		}
-		return fd, nil
+		return fd, st, nil
 	}
 }
 
 // walkBeneath is kubelet's doSafeOpen: one openat(O_NOFOLLOW|O_PATH) per element, each checked
 // with fstat before it becomes the parent of the next. O_PATH means a FIFO is never opened for
 // reading.
-func walkBeneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, error) {
+func walkBeneath(baseFD int, basePath string, elems []string, dirOnly bool) (int, *unix.Stat_t, error) {
 	parent, err := unix.Dup(baseFD)
 	if err != nil {
-		return -1, fmt.Errorf("cannot open directory %s: %w", basePath, err)
+		return -1, nil, fmt.Errorf("cannot open directory %s: %w", basePath, err)
+	}
+	st, err := checkOpened(parent, basePath, false)
+	if err != nil {
+		_ = unix.Close(parent)
+		return -1, nil, err
 	}
 	cur := basePath
 	for i, name := range elems {
 		if name == ".." || name == "." || name == "" {
 			_ = unix.Close(parent)
-			return -1, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", filepath.Join(cur, name), basePath)}
+			return -1, nil, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", filepath.Join(cur, name), basePath)}
 		}
 		cur = filepath.Join(cur, name)
 		child, err := unix.Openat(parent, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		_ = unix.Close(parent)
 		if err != nil {
-			return -1, fmt.Errorf("cannot open %s: %w", cur, err)
+			return -1, nil, fmt.Errorf("cannot open %s: %w", cur, err)
 		}
 		last := i == len(elems)-1
-		if err := checkOpened(child, cur, last && !dirOnly); err != nil {
+		if st, err = checkOpened(child, cur, last && !dirOnly); err != nil {
 			_ = unix.Close(child)
-			return -1, err
+			return -1, nil, err
 		}
 		parent = child
 	}
-	return parent, nil
+	return parent, st, nil
 }
 
-// checkOpened rejects a symlink, and anything but a directory unless anyType is set.
-func checkOpened(fd int, path string, anyType bool) error {
+// checkOpened rejects a symlink, and anything but a directory unless anyType is set, and
+// returns the fstat it checked.
+func checkOpened(fd int, path string, anyType bool) (*unix.Stat_t, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return fmt.Errorf("error running fstat on %s with %w", path, err)
+		return nil, fmt.Errorf("error running fstat on %s with %w", path, err)
 	}
 	switch mode := st.Mode & unix.S_IFMT; {
 	case mode == unix.S_IFLNK:
-		return &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", path), cause: unix.ELOOP}
+		return nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", path), cause: unix.ELOOP}
 	case mode != unix.S_IFDIR && !anyType:
-		return &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", path, unix.ENOTDIR), cause: unix.ENOTDIR}
+		return nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", path, unix.ENOTDIR), cause: unix.ENOTDIR}
 	}
-	return nil
+	return &st, nil
 }

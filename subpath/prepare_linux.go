@@ -46,28 +46,24 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 	if err != nil {
 		return "", noop, err
 	}
-	srcFD, err := l.openSubpath(sp.Path, sp.VolumePath)
+	srcFD, src, err := l.openSubpath(sp.Path, sp.VolumePath)
 	if err != nil {
 		return "", noop, err
 	}
 	defer func() { _ = unix.Close(srcFD) }()
-	var src unix.Stat_t
-	if err := unix.Fstat(srcFD, &src); err != nil {
-		return "", noop, fmt.Errorf("error opening subpath %v: %w", sp.Path, err)
-	}
 
 	mu := l.lockFor(target)
 	mu.Lock()
 	defer mu.Unlock()
 
-	reused, err := l.checkExistingMount(target, &src)
+	reused, err := l.checkExistingMount(target, src)
 	if err != nil {
 		return "", noop, err
 	}
 	if reused {
 		return target, noop, nil
 	}
-	created, tgtFD, err := prepareTarget(sp.PodDir, target, src.Mode&unix.S_IFMT == unix.S_IFDIR)
+	created, tgtFD, err := l.prepareTarget(sp.PodDir, target, src.Mode&unix.S_IFMT == unix.S_IFDIR)
 	if err != nil {
 		l.undo(target, created, false)
 		return "", noop, err
@@ -83,7 +79,7 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 		once.Do(func() {
 			mu.Lock()
 			defer mu.Unlock()
-			if l.stillBinds(target, &src) {
+			if l.stillBinds(target, src) {
 				l.undo(target, created, true)
 			}
 		})
@@ -98,8 +94,14 @@ func (l *Linux) stillBinds(target string, src *unix.Stat_t) bool {
 	if err != nil || !mounted {
 		return false
 	}
-	var st unix.Stat_t
-	return unix.Lstat(target, &st) == nil && st.Dev == src.Dev && st.Ino == src.Ino
+	return sameFile(target, src)
+}
+
+// sameFile reports whether path (not followed if a symlink) is the file src describes.
+func sameFile(path string, src *unix.Stat_t) bool {
+	var st unix.Statx_t
+	err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, unix.STATX_INO, &st)
+	return err == nil && st.Ino == src.Ino && unix.Mkdev(st.Dev_major, st.Dev_minor) == src.Dev
 }
 
 func procFD(fd int) string {
@@ -110,55 +112,55 @@ func procFD(fd int) string {
 // volume once it has been resolved (kubelet: safeOpenSubPath). The common path without symlinks
 // below the volume costs two system calls; any other path (symlinks to resolve, or an error to
 // report) takes kubelet's route of resolving both paths first.
-func (l *Linux) openSubpath(path, volumePath string) (int, error) {
-	if fd, ok := l.openSubpathDirect(path, volumePath); ok {
-		return fd, nil
+func (l *Linux) openSubpath(path, volumePath string) (int, *unix.Stat_t, error) {
+	if fd, st, ok := l.openSubpathDirect(path, volumePath); ok {
+		return fd, st, nil
 	}
 	realVolume, err := filepath.EvalSymlinks(volumePath)
 	if err != nil {
-		return -1, fmt.Errorf("error resolving symlinks in %q: %w", volumePath, err)
+		return -1, nil, fmt.Errorf("error resolving symlinks in %q: %w", volumePath, err)
 	}
 	realPath, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return -1, fmt.Errorf("error resolving symlinks in %q: %w", path, err)
+		return -1, nil, fmt.Errorf("error resolving symlinks in %q: %w", path, err)
 	}
 	if !pathWithinBase(realPath, realVolume) {
-		return -1, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", realPath, realVolume)}
+		return -1, nil, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", realPath, realVolume)}
 	}
 	baseFD, err := openDir(realVolume)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
+		return -1, nil, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
 	defer func() { _ = unix.Close(baseFD) }()
 	rel, err := filepath.Rel(realVolume, realPath)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
+		return -1, nil, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
-	fd, err := l.openBeneath(baseFD, realVolume, splitPath(rel), false)
+	fd, st, err := l.openBeneath(baseFD, realVolume, splitPath(rel), false)
 	if err != nil {
-		return -1, fmt.Errorf("error opening subpath %v: %w", realPath, err)
+		return -1, nil, fmt.Errorf("error opening subpath %v: %w", realPath, err)
 	}
-	return fd, nil
+	return fd, st, nil
 }
 
 // openSubpathDirect opens the volume (following symlinks in the volume's own path, as resolving
 // it would) and then path below it with no symlink allowed. It succeeds exactly when path has no
 // symlink below the volume, and then opens what the resolving route would have opened.
-func (l *Linux) openSubpathDirect(path, volumePath string) (int, bool) {
+func (l *Linux) openSubpathDirect(path, volumePath string) (int, *unix.Stat_t, bool) {
 	path, volumePath = filepath.Clean(path), filepath.Clean(volumePath)
 	if !filepath.IsAbs(path) || !pathWithinBase(path, volumePath) {
-		return -1, false
+		return -1, nil, false
 	}
 	baseFD, err := unix.Open(volumePath, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return -1, false
+		return -1, nil, false
 	}
 	defer func() { _ = unix.Close(baseFD) }()
-	fd, err := l.openBeneath(baseFD, volumePath, splitPath(strings.TrimPrefix(path, volumePath)), false)
+	fd, st, err := l.openBeneath(baseFD, volumePath, splitPath(strings.TrimPrefix(path, volumePath)), false)
 	if err != nil {
-		return -1, false
+		return -1, nil, false
 	}
-	return fd, true
+	return fd, st, true
 }
 
 // checkExistingMount reports whether target already binds the file src describes. A mount of

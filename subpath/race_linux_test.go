@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,12 +17,25 @@ import (
 	"github.com/podconfig/podconfig/subpath"
 )
 
-// raceIterations is how many calls each race test makes while the path is being swapped.
-const raceIterations = 1000
+// Race tests make at least raceIterations calls and keep going until the path was swapped at
+// least raceIterations times and some call succeeded, up to raceMaxIterations calls.
+const (
+	raceIterations    = 1000
+	raceMaxIterations = 50000
+)
+
+// raceDone reports whether a race test has run long enough.
+func raceDone(calls, successes int, s *swapper) bool {
+	if calls >= raceMaxIterations {
+		return true
+	}
+	return calls >= raceIterations && successes > 0 && s.swaps.Load() >= raceIterations
+}
 
 // swapper exchanges dir and link (a symlink) with renameat2(RENAME_EXCHANGE) in a loop until
 // stopped, so the path element dir is, at any moment, the real directory or a symlink out of
-// the volume. stop leaves the real directory at dir and returns the number of swaps.
+// the volume. It pauses a random moment after each swap so that windows of every length occur.
+// stop leaves the real directory at dir and returns the number of swaps.
 type swapper struct {
 	dir, link string
 	done      chan struct{}
@@ -45,6 +59,9 @@ func startSwapper(t *testing.T, dir, link string) *swapper {
 				return
 			}
 			s.swaps.Add(1)
+			for range rand.IntN(64) {
+				runtime.Gosched()
+			}
 		}
 	}()
 	return s
@@ -83,15 +100,16 @@ func TestSafeMakeDirRaceWithSymlinkSwap(t *testing.T) {
 				l := subpath.New(opts...)
 				s := startSwapper(t, dir, filepath.Join(vol, "a.swap"))
 				var ok []string
-				for i := range raceIterations {
-					sub := filepath.Join("a", unique, fmt.Sprintf("d%d", i))
+				calls := 0
+				for ; !raceDone(calls, len(ok), s); calls++ {
+					sub := filepath.Join("a", unique, fmt.Sprintf("d%d", calls))
 					if l.SafeMakeDir(sub, vol, 0o755) == nil {
 						ok = append(ok, sub)
 					}
 				}
 				swaps := s.stop(t)
-				t.Logf("%d of %d calls succeeded during %d swaps", len(ok), raceIterations, swaps)
-				assert.Greater(t, swaps, int64(raceIterations/10), "the swapper must actually race")
+				t.Logf("%d of %d calls succeeded during %d swaps", len(ok), calls, swaps)
+				assert.GreaterOrEqual(t, swaps, int64(raceIterations), "the swapper must actually race")
 				assert.NotEmpty(t, ok, "some calls must succeed for the check to mean anything")
 
 				for _, sub := range ok {
@@ -121,8 +139,8 @@ func TestPrepareSafeSubpathRaceWithSymlinkSwap(t *testing.T) {
 
 				l := subpath.New(opts...)
 				s := startSwapper(t, dir, filepath.Join(f.vol, "a.swap"))
-				succeeded := 0
-				for range raceIterations {
+				succeeded, calls := 0, 0
+				for ; !raceDone(calls, succeeded, s); calls++ {
 					got, cleanup, err := l.PrepareSafeSubpath(f.subpath("a/etc", 0))
 					if err != nil {
 						continue
@@ -137,8 +155,8 @@ func TestPrepareSafeSubpathRaceWithSymlinkSwap(t *testing.T) {
 					cleanup()
 				}
 				swaps := s.stop(t)
-				t.Logf("%d of %d calls succeeded during %d swaps", succeeded, raceIterations, swaps)
-				assert.Greater(t, swaps, int64(raceIterations/10), "the swapper must actually race")
+				t.Logf("%d of %d calls succeeded during %d swaps", succeeded, calls, swaps)
+				assert.GreaterOrEqual(t, swaps, int64(raceIterations), "the swapper must actually race")
 				assert.Positive(t, succeeded, "some calls must succeed for the check to mean anything")
 				assert.Empty(t, mountPointsUnder(t, f.podDir))
 				assert.NoFileExists(t, filepath.Join(f.podDir, "volume-subpaths"))

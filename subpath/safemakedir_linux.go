@@ -46,7 +46,7 @@ func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 		return err
 	}
 	defer func() { _ = unix.Close(baseFD) }()
-	parentFD, err := l.openBeneath(baseFD, realBase, existing, true)
+	parentFD, _, err := l.openBeneath(baseFD, realBase, existing, true)
 	if err != nil {
 		return fmt.Errorf("cannot open directory %s: %w", filepath.Join(realBase, filepath.Join(existing...)), err)
 	}

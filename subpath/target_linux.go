@@ -20,7 +20,7 @@ const (
 // at a time relative to the parent's descriptor, never following a symlink below podDir, and
 // returns an O_PATH descriptor of the target plus what it created, outermost first and the target
 // last.
-func prepareTarget(podDir, target string, isDir bool) (created []string, tgtFD int, err error) {
+func (l *Linux) prepareTarget(podDir, target string, isDir bool) (created []string, tgtFD int, err error) {
 	parentFD, err := unix.Open(podDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == unix.ENOENT {
 		if created, err = mkdirAllTracked(podDir); err != nil {
@@ -37,7 +37,15 @@ func prepareTarget(podDir, target string, isDir bool) (created []string, tgtFD i
 		return created, -1, err
 	}
 	elems := splitPath(rel)
-	cur := filepath.Clean(podDir)
+	if fd, ok := l.openExistingDir(parentFD, elems[:len(elems)-1]); ok {
+		_ = unix.Close(parentFD)
+		parentFD = fd
+		elems = elems[len(elems)-1:]
+	}
+	cur := filepath.Dir(target)
+	if len(elems) > 1 {
+		cur = filepath.Clean(podDir)
+	}
 	for _, name := range elems[:len(elems)-1] {
 		cur = filepath.Join(cur, name)
 		childFD, err := unix.Openat(parentFD, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -100,6 +108,19 @@ func makePlaceholder(dirFD int, name, target string, isDir bool) (fd int, made b
 		}
 	}
 	return -1, made, fmt.Errorf("error creating %s %s: %w", what, target, unix.EAGAIN)
+}
+
+// openExistingDir opens the directories elems below dirFD in one openat2(2) call when the kernel
+// has it, following no symlink; the common case of a pod whose volume-subpaths tree exists.
+func (l *Linux) openExistingDir(dirFD int, elems []string) (int, bool) {
+	if !l.useOpenat2 {
+		return -1, false
+	}
+	fd, err := unix.Openat2(dirFD, filepath.Join(elems...), &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	return fd, err == nil
 }
 
 func createPlaceholder(dirFD int, name string, isDir bool) error {
