@@ -17,7 +17,7 @@ func TestOSHostUtils(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "sub")
 	require.NoError(t, os.Mkdir(sub, 0o755))
-	require.NoError(t, os.Chmod(sub, 0o2775|fs.ModeSetgid))
+	require.NoError(t, os.Chmod(sub, fs.ModeSetgid|0o775))
 	file := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
 	require.NoError(t, os.Symlink(sub, filepath.Join(dir, "link")))

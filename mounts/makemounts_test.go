@@ -53,7 +53,7 @@ func (tc makeMountsCase) run(t *testing.T) {
 	t.Helper()
 	hu := mountstest.NewHostUtils()
 	sp := mountstest.NewSubpather(hu)
-	hu.AddPath("/vol/disk", 0o2775)
+	hu.AddPath("/vol/disk", fs.ModeDir|fs.ModeSetgid|0o775)
 	hu.AddPath("/vol/disk/existing", 0o755)
 	if tc.setup != nil {
 		tc.setup(hu, sp)
@@ -272,7 +272,7 @@ func TestMakeMountsSubPath(t *testing.T) {
 			mounts:  []v1.VolumeMount{{MountPath: "/sub", Name: "disk", SubPath: "new/dir"}},
 			want:    []mounts.Mount{{Name: "disk", ContainerPath: "/sub", HostPath: podDir + "/volume-subpaths/disk/ctr/0"}},
 			check: func(t *testing.T, hu *mountstest.HostUtils, sp *mountstest.Subpather) {
-				assert.Equal(t, mountstest.Call{Method: "SafeMakeDir", Path: "new/dir", Base: "/vol/disk", Perm: 0o2775}, sp.Calls()[0])
+				assert.Equal(t, mountstest.Call{Method: "SafeMakeDir", Path: "new/dir", Base: "/vol/disk", Perm: fs.ModeDir | fs.ModeSetgid | 0o775}, sp.Calls()[0])
 				assert.Equal(t, []mountstest.Call{{Method: "PathExists", Path: "/vol/disk/new/dir"}, {Method: "GetMode", Path: "/vol/disk"}}, hu.Calls())
 			},
 		},

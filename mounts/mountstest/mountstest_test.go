@@ -18,7 +18,7 @@ func subpath(vol, ctr string, i int, path string) mounts.Subpath {
 
 func TestHostUtils(t *testing.T) {
 	hu := mountstest.NewHostUtils()
-	hu.AddPath("/vol/", 0o2775)
+	hu.AddPath("/vol/", fs.ModeSetgid|0o775)
 
 	ok, err := hu.PathExists("/vol")
 	require.NoError(t, err)
@@ -29,7 +29,7 @@ func TestHostUtils(t *testing.T) {
 
 	mode, err := hu.GetMode("/vol")
 	require.NoError(t, err)
-	assert.Equal(t, fs.FileMode(0o2775), mode)
+	assert.Equal(t, fs.ModeSetgid|0o775, mode)
 	_, err = hu.GetMode("/nope")
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 
@@ -51,8 +51,8 @@ func TestSubpatherSafeMakeDir(t *testing.T) {
 	hu.AddPath("/vol/a", 0o700)
 	sp := mountstest.NewSubpather(hu)
 
-	require.NoError(t, sp.SafeMakeDir("a/b/c", "/vol", 0o2770))
-	for path, want := range map[string]fs.FileMode{"/vol/a": 0o700, "/vol/a/b": 0o2770, "/vol/a/b/c": 0o2770} {
+	require.NoError(t, sp.SafeMakeDir("a/b/c", "/vol", fs.ModeSetgid|0o770))
+	for path, want := range map[string]fs.FileMode{"/vol/a": 0o700, "/vol/a/b": fs.ModeSetgid | 0o770, "/vol/a/b/c": fs.ModeSetgid | 0o770} {
 		mode, err := hu.GetMode(path)
 		require.NoError(t, err)
 		assert.Equal(t, want, mode, "missing levels get perm, existing ones keep theirs: %s", path)
