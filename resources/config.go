@@ -121,6 +121,25 @@ type ExclusiveCPUs interface {
 	PodHasExclusiveCPUs(pod *v1.Pod) bool
 }
 
+// ExclusiveCPUsFuncs adapts two functions to ExclusiveCPUs, for callers that keep CPU
+// assignments in their own store. A nil function answers false.
+type ExclusiveCPUsFuncs struct {
+	Container func(pod *v1.Pod, container *v1.Container) bool
+	Pod       func(pod *v1.Pod) bool
+}
+
+var _ ExclusiveCPUs = ExclusiveCPUsFuncs{}
+
+// ContainerHasExclusiveCPUs calls f.Container.
+func (f ExclusiveCPUsFuncs) ContainerHasExclusiveCPUs(pod *v1.Pod, container *v1.Container) bool {
+	return f.Container != nil && f.Container(pod, container)
+}
+
+// PodHasExclusiveCPUs calls f.Pod.
+func (f ExclusiveCPUsFuncs) PodHasExclusiveCPUs(pod *v1.Pod) bool {
+	return f.Pod != nil && f.Pod(pod)
+}
+
 // Config is everything a Calculator needs besides the pod.
 type Config struct {
 	Node    Node

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/resources"
@@ -106,4 +107,25 @@ func TestNewFillsEmptySettingsAndCopiesInputs(t *testing.T) {
 	assert.Equal(t, 100*time.Millisecond, got.Kubelet.CPUCFSQuotaPeriod)
 	assert.Equal(t, []string{"2MB", "1GB"}, got.Node.HugePageSizes)
 	assert.Equal(t, 0.5, *got.Kubelet.MemoryThrottlingFactor)
+}
+
+func TestExclusiveCPUsFuncs(t *testing.T) {
+	pod := samplePod()
+	pod.Name = "pinned"
+	var none resources.ExclusiveCPUsFuncs
+	assert.False(t, none.ContainerHasExclusiveCPUs(pod, &pod.Spec.Containers[0]), "nil funcs answer false")
+	assert.False(t, none.PodHasExclusiveCPUs(pod), "nil funcs answer false")
+
+	c := newCalc(t, func(cfg *resources.Config) {
+		cfg.CPUs = resources.ExclusiveCPUsFuncs{
+			Container: func(_ *v1.Pod, c *v1.Container) bool { return c.Name == "app" },
+			Pod:       func(p *v1.Pod) bool { return p.Name == "pinned" },
+		}
+	})
+	res, _, err := c.ContainerResources(pod, &pod.Spec.Containers[0])
+	require.NoError(t, err)
+	assert.Equal(t, int64(-1), res.CpuQuota, "the container's quota is lifted")
+	sandbox, _, err := c.SandboxResources(pod)
+	require.NoError(t, err)
+	assert.Equal(t, int64(-1), sandbox.CpuQuota, "the sandbox's quota is lifted")
 }

@@ -14,8 +14,9 @@ func (osFiles) Stat(p string) (fs.FileInfo, error)      { return os.Stat(p) }
 
 var _ HostFiles = osFiles{}
 
-// HostNode reads this node's facts (see DetectNode) and its memory page size. Kubelet reads them
-// the same way at start-up; call it once and keep the result.
+// HostNode reads this node's facts (see DetectNode) and its memory page size from the sources
+// kubelet's cadvisor and cgroup libraries use. It reads several files: call it once and keep the
+// result.
 func HostNode() (Node, error) {
 	n, err := DetectNode(osFiles{})
 	if err != nil {
