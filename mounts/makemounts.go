@@ -28,7 +28,8 @@ type Input struct {
 	HostUtils HostUtils
 	// Subpather creates subPath directories and bind mounts. Needed for subPaths.
 	Subpather Subpather
-	// Env is the container's environment, used to expand subPathExpr.
+	// Env is the container's environment, used to expand subPathExpr. Built from kubelet's list
+	// of env vars, a later duplicate wins (kubelet: envVarsToMap).
 	Env map[string]string
 	// SupportsRecursiveReadOnly says whether the pod's runtime handler supports recursive
 	// read-only mounts (kubelet: runtimeClassSupportsRecursiveReadOnlyMounts).
@@ -62,7 +63,7 @@ type subPathPlan struct {
 // preparations it made before returning the error. Things kubelet only logs come back as warnings.
 //
 // The returned cleanup is never nil. It undoes this call's subPath preparations, most recent
-// first, and does anything at most once. Call it only when the container will not be created (a
+// first, and acts only the first time it is called. Call it only when the container will not be created (a
 // later step failed, or CreateContainer did); do not call it once the container exists: the
 // runtime reads the prepared paths when it starts the container, and they stay until
 // Subpather.CleanSubPaths at pod teardown, as in kubelet. After an error it has already run.
