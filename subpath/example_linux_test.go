@@ -1,0 +1,59 @@
+package subpath_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/subpath"
+)
+
+// SafeMakeDir creates a subPath directory with the volume's mode and refuses one that a symlink
+// in the volume leads outside of.
+func ExampleLinux_SafeMakeDir() {
+	vol, _ := os.MkdirTemp("", "volume")
+	defer os.RemoveAll(vol)
+	_ = os.Symlink("/etc", filepath.Join(vol, "escape"))
+
+	l := subpath.New()
+	err := l.SafeMakeDir("logs/app", vol, 0o775|os.ModeSetgid)
+	fi, _ := os.Stat(filepath.Join(vol, "logs", "app"))
+	fmt.Println(err, fi.Mode())
+
+	err = l.SafeMakeDir("escape/app", vol, 0o755)
+	fmt.Println(errors.Is(err, subpath.ErrOutsideBase))
+	// Output:
+	// <nil> dgrwxrwxr-x
+	// true
+}
+
+// PrepareSafeSubpath binds a subPath at a path the container runtime can use; the cleanup undoes
+// it if building the rest of the container's mounts fails, while a created container keeps the
+// mount until CleanSubPaths removes the pod's subPaths. It needs root.
+func ExampleLinux_PrepareSafeSubpath() {
+	l := subpath.New()
+	podDir := "/var/lib/kubelet/pods/uid-1"
+	volumePath := filepath.Join(podDir, "volumes/kubernetes.io~empty-dir/data")
+	hostPath, cleanup, err := l.PrepareSafeSubpath(mounts.Subpath{
+		VolumeMountIndex: 0,
+		Path:             filepath.Join(volumePath, "config"),
+		VolumeName:       "data",
+		VolumePath:       volumePath,
+		PodDir:           podDir,
+		ContainerName:    "app",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := createContainer(hostPath); err != nil {
+		cleanup()
+		return
+	}
+	// When the pod goes away:
+	_ = l.CleanSubPaths(podDir, "data")
+}
+
+func createContainer(string) error { return nil }
