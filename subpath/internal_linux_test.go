@@ -44,3 +44,28 @@ func TestIsCorruptedMount(t *testing.T) {
 	assert.False(t, isCorruptedMount(&os.PathError{Op: "statx", Path: "/x", Err: unix.ENOENT}))
 	assert.False(t, isCorruptedMount(nil))
 }
+
+func TestUndoRemovesOnlyWhatItCreated(t *testing.T) {
+	dir := t.TempDir()
+	created := []string{filepath.Join(dir, "volume-subpaths"), filepath.Join(dir, "volume-subpaths", "v"), filepath.Join(dir, "volume-subpaths", "v", "c")}
+	for _, d := range created {
+		require.NoError(t, os.Mkdir(d, 0o750))
+	}
+	target := filepath.Join(created[2], "0")
+	require.NoError(t, os.Mkdir(target, 0o750))
+	require.NoError(t, os.Mkdir(filepath.Join(created[1], "other-container"), 0o750))
+
+	New().undo(target, append(created, target), false)
+	assert.NoDirExists(t, target)
+	assert.NoDirExists(t, created[2])
+	assert.DirExists(t, created[1], "a directory another container still uses stays")
+	assert.DirExists(t, filepath.Join(created[1], "other-container"))
+}
+
+func TestUndoKeepsNonEmptyTargetFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "0")
+	require.NoError(t, os.WriteFile(target, []byte("data"), 0o640))
+	New().undo(target, []string{target}, false)
+	assert.FileExists(t, target, "a file with content is never a placeholder we made")
+}
