@@ -150,12 +150,11 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 		}
 	}
 
-	*m = Mount{
-		Name:           vm.Name,
-		ContainerPath:  vm.MountPath,
-		SELinuxRelabel: vol.SELinuxRelabel,
-		ReadOnly:       vm.ReadOnly || vol.ReadOnly,
-	}
+	// m is fresh from make, so setting fields one by one is enough and cheaper than a struct copy.
+	m.Name = vm.Name
+	m.ContainerPath = vm.MountPath
+	m.SELinuxRelabel = vol.SELinuxRelabel
+	m.ReadOnly = vm.ReadOnly || vol.ReadOnly
 	var plan subPathPlan
 	if vol.Image != nil {
 		m.Image, m.ImageSubPath = vol.Image, subPath
@@ -175,7 +174,7 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 			if !filepath.IsAbs(vol.HostPath) {
 				return subPathPlan{}, newError(ErrInvalidInput, fmt.Sprintf("volume %q has host path %q, which is not absolute, and cannot hold a subPath", vm.Name, vol.HostPath), nil)
 			}
-			m.HostPath = filepath.Join(vol.HostPath, subPath)
+			m.HostPath = joinPath(vol.HostPath, subPath)
 			plan = subPathPlan{index: i, fullPath: m.HostPath, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
 		}
 	}
@@ -187,11 +186,13 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 	if m.Propagation, err = TranslateMountPropagation(vm.MountPropagation); err != nil {
 		return subPathPlan{}, err
 	}
-	rro, err := ResolveRecursiveReadOnly(*vm, in.SupportsRecursiveReadOnly)
-	if err != nil {
-		return subPathPlan{}, fmt.Errorf("failed to resolve recursive read-only mode: %w", err)
+	if vm.RecursiveReadOnly != nil {
+		rro, err := ResolveRecursiveReadOnly(*vm, in.SupportsRecursiveReadOnly)
+		if err != nil {
+			return subPathPlan{}, fmt.Errorf("failed to resolve recursive read-only mode: %w", err)
+		}
+		m.RecursiveReadOnly = rro
 	}
-	m.RecursiveReadOnly = rro
 	if len(vm.BindMountOptions) > 0 {
 		m.BindMountOptions = append([]string(nil), vm.BindMountOptions...)
 	}

@@ -2,6 +2,7 @@ package mounts
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -55,4 +56,45 @@ func ValidateName(kind, name string) error {
 		return nil
 	}
 	return newError(ErrInvalidName, fmt.Sprintf("invalid %s %q: %s", kind, name, why), nil)
+}
+
+// joinPath is filepath.Join(base, sub) for an absolute base and a relative sub, without Clean's
+// cost when both are already clean, which is the usual case for a volume path and a subPath.
+func joinPath(base, sub string) string {
+	if !isCleanPath(base) || !isCleanPath(sub) || sub == "" || sub[0] == '/' {
+		return filepath.Join(base, sub)
+	}
+	if base == "/" {
+		return "/" + sub
+	}
+	return base + "/" + sub
+}
+
+// isCleanPath reports whether filepath.Clean would return p unchanged: no empty, "." or ".."
+// element and no trailing slash (other than the root itself).
+func isCleanPath(p string) bool {
+	if p == "/" {
+		return true
+	}
+	if p == "" || p[len(p)-1] == '/' {
+		return false
+	}
+	rest := p
+	if rest[0] == '/' {
+		rest = rest[1:]
+	}
+	for {
+		elem := rest
+		i := strings.IndexByte(rest, '/')
+		if i >= 0 {
+			elem = rest[:i]
+		}
+		if elem == "" || elem == "." || elem == ".." {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		rest = rest[i+1:]
+	}
 }
