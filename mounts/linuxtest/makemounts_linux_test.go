@@ -1,6 +1,6 @@
 //go:build linux
 
-package mounts_test
+package linuxtest_test
 
 import (
 	"bufio"
