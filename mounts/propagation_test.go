@@ -63,7 +63,7 @@ func TestMakeMountsConcurrentUse(t *testing.T) {
 			name := fmt.Sprintf("ctr%d", i)
 			ms, cleanup, _, err := mounts.MakeMounts(mounts.Input{
 				Pod: &v1.Pod{}, PodDir: podDir, Volumes: disk, HostUtils: hu, Subpather: sp,
-				Container: &v1.Container{Name: name, VolumeMounts: []v1.VolumeMount{{Name: "disk", MountPath: "/m", SubPath: "shared"}}},
+				Container:       &v1.Container{Name: name, VolumeMounts: []v1.VolumeMount{{Name: "disk", MountPath: "/m", SubPath: "shared"}}},
 				PodIPs:          []string{"10.0.0.1"},
 				EnsureHostsFile: func() (string, error) { return podDir + "/etc-hosts", nil },
 			})
