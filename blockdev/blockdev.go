@@ -34,9 +34,9 @@ type SymlinkChecker interface {
 var ErrInvalidDevicePath = errors.New("invalid devicePath")
 
 // MakeBlockVolumes maps a container's volumeDevices to devices, in volumeDevices order, as
-// kubelet's makeBlockVolumes does (SPEC §5). A device whose symlink does not exist is skipped, as
-// in kubelet, and reported in the warnings. A volume that is missing or not a block volume is an
-// error matching mounts.ErrVolumeNotFound.
+// kubelet's makeBlockVolumes (pkg/kubelet/kubelet_pods.go) does. A device whose symlink does not
+// exist is skipped, as in kubelet, and reported in the warnings. A volume that is missing or not a
+// block volume is an error matching mounts.ErrVolumeNotFound.
 func MakeBlockVolumes(container *v1.Container, volumes mounts.VolumeMap, links SymlinkChecker) (devices []DeviceInfo, warnings []string, err error) {
 	if container == nil {
 		return nil, nil, fmt.Errorf("MakeBlockVolumes: container must not be nil: %w", mounts.ErrMissingDependency)

@@ -8,8 +8,8 @@ import (
 )
 
 // DockerBindStrings renders CRI mounts as Docker "-v" bind strings, host:container[:options], in
-// the same order (dockershim's generateMountBindings, SPEC §17.1). Options come in the order ro,
-// Z (SELinux relabel), then rshared for bidirectional or rslave for host-to-container
+// the same order (dockershim's generateMountBindings, removed in Kubernetes 1.24). Options come in
+// the order ro, Z (SELinux relabel), then rshared for bidirectional or rslave for host-to-container
 // propagation; private propagation adds nothing, so the Docker daemon decides.
 //
 // A mount that Docker cannot express safely is left out with a warning: a nil mount, an image

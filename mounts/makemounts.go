@@ -49,10 +49,10 @@ type subPathPlan struct {
 	subPath    string
 }
 
-// MakeMounts resolves a container's volumeMounts to mounts, as kubelet's makeMounts does (SPEC
-// §4.1): volume lookup, SELinux relabel, subPath and subPathExpr with kubelet's checks, subPath
-// directories and bind mounts through the Subpather, image volumes, propagation, read-only and
-// recursive read-only, and the managed /etc/hosts mount.
+// MakeMounts resolves a container's volumeMounts to mounts, as kubelet's makeMounts
+// (pkg/kubelet/kubelet_pods.go) does: volume lookup, SELinux relabel, subPath and subPathExpr with
+// kubelet's checks, subPath directories and bind mounts through the Subpather, image volumes,
+// propagation, read-only and recursive read-only, and the managed /etc/hosts mount.
 //
 // The mounts come in volumeMounts order, with the /etc/hosts mount last when the pod has IPs or
 // uses the host network and no volumeMount is at exactly /etc/hosts.
