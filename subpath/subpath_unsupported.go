@@ -35,3 +35,8 @@ func (*Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 func (*Linux) CleanSubPaths(podDir, volumeName string) error {
 	return ErrNotSupported
 }
+
+// SetUpLocalVolume fails with ErrNotSupported on this operating system.
+func (*Linux) SetUpLocalVolume(v LocalVolume) ([]string, error) {
+	return nil, ErrNotSupported
+}
