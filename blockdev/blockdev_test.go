@@ -165,3 +165,23 @@ func TestOSIsSymlinkExist(t *testing.T) {
 		assert.Contains(t, err.Error(), "failed to Lstat file "+filepath.Join(file, "x"))
 	})
 }
+
+// BenchmarkMakeBlockVolumes maps four volumeDevices with the in-memory checker.
+func BenchmarkMakeBlockVolumes(b *testing.B) {
+	links := blockdevtest.NewSymlinks("/dev/a", "/dev/b", "/dev/c", "/dev/d")
+	ctr := &v1.Container{Name: "db", VolumeDevices: []v1.VolumeDevice{
+		{Name: "a", DevicePath: "/dev/xvda"}, {Name: "b", DevicePath: "/dev/xvdb"},
+		{Name: "c", DevicePath: "/dev/xvdc"}, {Name: "d", DevicePath: "/dev/xvdd"},
+	}}
+	vols := mounts.VolumeMap{
+		"a": {BlockDevicePath: "/dev/a"}, "b": {BlockDevicePath: "/dev/b", ReadOnly: true},
+		"c": {BlockDevicePath: "/dev/c"}, "d": {BlockDevicePath: "/dev/d"},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		devices, _, err := blockdev.MakeBlockVolumes(ctr, vols, links)
+		if err != nil || len(devices) != 4 {
+			b.Fatal(devices, err)
+		}
+	}
+}
