@@ -1,0 +1,162 @@
+package configgen
+
+import (
+	"context"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/security"
+)
+
+// GenerateContainerConfig returns the CRI config to create a container with, as kubelet's
+// generateContainerConfig does on Linux: run-container options, the image's user and the
+// runAsNonRoot check, expanded command and args, the log directory, labels and annotations,
+// devices and mounts (with the termination-message file), and the Linux security context and
+// resources.
+//
+// restartCount is the container's attempt (see RestartCountFromLogs for a container with no
+// status), imageRef the image the runtime resolved, nsTarget the runtime id of the container an
+// ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
+//
+// Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
+// this call did on the host: subPath bind mounts are undone, and the log directory and
+// termination-message file are made only once nothing else can fail. The returned cleanup is never
+// nil; run it after CreateContainer, whatever its outcome (see GenerateRunContainerOptions).
+// Warnings go to Options.OnWarning.
+func (g *Generator) GenerateContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, podIPs []string, imageRef string, volumes mounts.VolumeMap, nsTarget string) (*runtimeapi.ContainerConfig, func(), error) {
+	opts, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+	if err != nil {
+		return nil, noop, err
+	}
+	cfg, err := g.containerConfig(ctx, pod, container, restartCount, imageRef, nsTarget, opts)
+	if err != nil {
+		undo()
+		return nil, noop, err
+	}
+	g.warn(pod, container, opts.Warnings)
+	return cfg, noop, nil
+}
+
+func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, imageRef, nsTarget string, opts *RunContainerOptions) (*runtimeapi.ContainerConfig, error) {
+	if g.opts.ImageUsers == nil {
+		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrMissingDependency)
+	}
+	uid, username, err := g.opts.ImageUsers.ImageUser(ctx, container.Image)
+	if err != nil {
+		return nil, err
+	}
+	if err := security.VerifyRunAsNonRoot(pod, container, uid, username); err != nil {
+		return nil, err
+	}
+	command, args := ExpandContainerCommandAndArgs(container, opts.Envs)
+	if err := logs.ValidateLogPathNames(pod.Namespace, pod.Name, pod.UID, container.Name); err != nil {
+		return nil, err
+	}
+
+	// The Linux config is computed before the log directory is made, so a spec error leaves no
+	// directory behind; kubelet makes the directory first.
+	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, nsTarget)
+	if err != nil {
+		return nil, err
+	}
+	logDir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, container.Name)
+	if err := g.files.MkdirAll(logDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create container log directory for container %s failed: %v", container.Name, err)
+	}
+
+	annotations, warnings := ContainerAnnotations(pod, container, restartCount, opts.Annotations)
+	opts.Warnings = append(opts.Warnings, warnings...)
+	g.makePodContainerDir(pod, container, opts)
+	criMounts, warnings := mounts.MakeCRIMounts(opts.Mounts, mounts.TerminationMessage{
+		PodContainerDir: opts.PodContainerDir, Path: container.TerminationMessagePath,
+		Files: g.files, Rand: g.opts.TerminationMessageRand,
+	}, g.opts.SELinuxEnabled)
+	opts.Warnings = append(opts.Warnings, warnings...)
+	security.ApplyUserNamespaceToMounts(criMounts, linux.GetSecurityContext().GetNamespaceOptions())
+
+	cfg := &runtimeapi.ContainerConfig{
+		Metadata:    &runtimeapi.ContainerMetadata{Name: container.Name, Attempt: uint32(restartCount)},
+		Image:       &runtimeapi.ImageSpec{Image: imageRef, UserSpecifiedImage: container.Image},
+		Command:     command,
+		Args:        args,
+		WorkingDir:  container.WorkingDir,
+		Labels:      ContainerLabels(pod, container),
+		Annotations: annotations,
+		Devices:     blockdev.ToCRIDevices(opts.Devices),
+		CDIDevices:  cdiDevices(opts.CDIDevices),
+		Mounts:      criMounts,
+		LogPath:     logs.BuildContainerLogsPath(container.Name, restartCount),
+		Stdin:       container.Stdin,
+		StdinOnce:   container.StdinOnce,
+		Tty:         container.TTY,
+		Linux:       linux,
+		Envs:        make([]*runtimeapi.KeyValue, len(opts.Envs)),
+	}
+	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
+		// An unknown signal name maps to RUNTIME_DEFAULT, as in kubelet.
+		cfg.StopSignal = runtimeapi.Signal(runtimeapi.Signal_value[string(*container.Lifecycle.StopSignal)])
+	}
+	for i, e := range opts.Envs {
+		cfg.Envs[i] = &runtimeapi.KeyValue{Key: e.Name, Value: []byte(e.Value)}
+	}
+	return cfg, nil
+}
+
+// linuxContainerConfig is kubelet's generateLinuxContainerConfig: the security context (with the
+// image user fallback and the ephemeral container's target) and the resources.
+func (g *Generator) linuxContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, uid *int64, username, nsTarget string) (*runtimeapi.LinuxContainerConfig, error) {
+	sc, err := g.security.ContainerSecurityContext(ctx, security.ContainerInput{
+		Pod: pod, Container: container, ImageUID: uid, ImageUsername: username,
+		ExtraSupplementalGroups: g.extraGroups(pod), NamespaceTarget: nsTarget,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res, warnings, err := g.resources.ContainerResources(pod, container)
+	if err != nil {
+		return nil, err
+	}
+	g.warn(pod, container, warnings)
+	return &runtimeapi.LinuxContainerConfig{Resources: res, SecurityContext: sc}, nil
+}
+
+func (g *Generator) extraGroups(pod *v1.Pod) []int64 {
+	if g.opts.ExtraSupplementalGroups == nil {
+		return nil
+	}
+	return g.opts.ExtraSupplementalGroups(pod)
+}
+
+func (g *Generator) warn(pod *v1.Pod, container *v1.Container, warnings []string) {
+	if g.opts.OnWarning == nil {
+		return
+	}
+	for _, w := range warnings {
+		g.opts.OnWarning(pod, container, w)
+	}
+}
+
+// cdiDevices converts CDI names; the result is never nil, as kubelet's makeCDIDevices.
+func cdiDevices(names []string) []*runtimeapi.CDIDevice {
+	out := make([]*runtimeapi.CDIDevice, len(names))
+	for i, n := range names {
+		out[i] = &runtimeapi.CDIDevice{Name: n}
+	}
+	return out
+}
+
+// RestartCountFromLogs returns the restart count of a container kubelet has no status for: one
+// more than the highest <n>.log in its log directory, or 0 (kubelet's calcRestartCountByLogDir,
+// whose errors it only logs).
+func (g *Generator) RestartCountFromLogs(pod *v1.Pod, containerName string) (int, error) {
+	if err := logs.ValidateLogPathNames(pod.Namespace, pod.Name, pod.UID, containerName); err != nil {
+		return 0, err
+	}
+	dir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, containerName)
+	return logs.CalcRestartCountByLogDir(g.files, dir)
+}

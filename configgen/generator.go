@@ -1,0 +1,146 @@
+package configgen
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/resources"
+	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/subpath"
+)
+
+// Error categories of the Generator, for errors.Is. Errors that reproduce kubelet's keep its text
+// and wrap the cause; these mark the failures that are podconfig's own.
+var (
+	// ErrMissingDependency: an Options field the call needs has no default and was not set.
+	ErrMissingDependency = errors.New("missing dependency")
+	// ErrInvalidPod: a pod or container field that becomes part of a host path or a file is unsafe.
+	ErrInvalidPod = errors.New("invalid pod")
+)
+
+// Generator turns pods into CRI configs for one node. Build it with New. It holds no mutable
+// state: it is safe for concurrent use, and two calls never share a result.
+type Generator struct {
+	opts      Options
+	gates     FeatureGates
+	files     HostFiles
+	hostUtils mounts.HostUtils
+	subpather mounts.Subpather
+	blockdevs blockdev.SymlinkChecker
+	security  *security.Resolver
+	resources *resources.Calculator
+}
+
+// New returns a Generator for the node Options describes. It fails when a default that reads the
+// host (the node's resources) cannot be read, or when the resources settings are invalid.
+func New(opts Options) (*Generator, error) {
+	g := &Generator{opts: opts, gates: DefaultFeatureGates()}
+	if opts.FeatureGates != nil {
+		g.gates = *opts.FeatureGates
+	}
+	if g.opts.RootDir == "" {
+		g.opts.RootDir = DefaultRootDir
+	}
+	if g.opts.PodLogsDir == "" {
+		g.opts.PodLogsDir = DefaultPodLogsDir
+	}
+	if !filepath.IsAbs(g.opts.RootDir) || !filepath.IsAbs(g.opts.PodLogsDir) {
+		return nil, fmt.Errorf("%w: RootDir %q and PodLogsDir %q must be absolute", ErrMissingDependency, g.opts.RootDir, g.opts.PodLogsDir)
+	}
+	g.files = opts.Files
+	if g.files == nil {
+		g.files = hostfs.OS{}
+	}
+	g.hostUtils = opts.HostUtils
+	if g.hostUtils == nil {
+		g.hostUtils = statHostUtils{g.files}
+	}
+	g.subpather = opts.Subpather
+	if g.subpather == nil {
+		g.subpather = subpath.New()
+	}
+	g.blockdevs = opts.BlockDevices
+	if g.blockdevs == nil {
+		g.blockdevs = blockdev.OS{}
+	}
+	g.security = security.New(opts.Security)
+
+	var rcfg resources.Config
+	if opts.Resources != nil {
+		rcfg = *opts.Resources
+	} else {
+		node, err := resources.HostNode()
+		if err != nil {
+			return nil, fmt.Errorf("reading the node's resources (set Options.Resources to render offline): %w", err)
+		}
+		rcfg = resources.DefaultConfig(node)
+	}
+	// The feature gates are the single source of truth for every package.
+	rcfg.Gates = resources.Gates{
+		PodLevelResources:           g.gates.PodLevelResources,
+		MemoryQoS:                   g.gates.MemoryQoS,
+		CustomCPUCFSQuotaPeriod:     g.gates.CustomCPUCFSQuotaPeriod,
+		DRANodeAllocatableResources: g.gates.DRANodeAllocatableResources,
+	}
+	calc, err := resources.New(rcfg)
+	if err != nil {
+		return nil, err
+	}
+	g.resources = calc
+	return g, nil
+}
+
+// PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The UID must be
+// a single safe path element.
+func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
+	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
+		return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+	}
+	return filepath.Join(g.opts.RootDir, "pods", string(pod.UID)), nil
+}
+
+// checkPathElement rejects names that would not stay one element of a host path.
+func checkPathElement(field, name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: %s must not be empty", ErrInvalidPod, field)
+	case name == "." || name == "..":
+		return fmt.Errorf("%w: %s %q is not a valid path element", ErrInvalidPod, field, name)
+	}
+	for _, r := range name {
+		if r == '/' || r == 0 {
+			return fmt.Errorf("%w: %s %q must not contain '/' or NUL", ErrInvalidPod, field, name)
+		}
+	}
+	return nil
+}
+
+// statHostUtils answers HostUtils questions with Stat, as kubelet's hostutil does.
+type statHostUtils struct{ files HostFiles }
+
+func (h statHostUtils) PathExists(path string) (bool, error) {
+	_, err := h.files.Stat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+func (h statHostUtils) GetMode(path string) (fs.FileMode, error) {
+	fi, err := h.files.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}

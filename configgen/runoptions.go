@@ -1,0 +1,172 @@
+package configgen
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/hosts"
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// RunContainerOptions is what a container gets before conversion to CRI (kubelet's
+// kubecontainer.RunContainerOptions).
+type RunContainerOptions struct {
+	// Envs is the environment, device-plugin variables first, then MakeEnvironmentVariables' order.
+	Envs []EnvVar
+	// Mounts are the device-plugin mounts, then the volumeMounts, then /etc/hosts.
+	Mounts []mounts.Mount
+	// Devices are the device-plugin devices, then the block volumes.
+	Devices []blockdev.DeviceInfo
+	// CDIDevices are fully qualified CDI device names from device plugins and DRA.
+	CDIDevices []string
+	// Annotations are the device plugins' container annotations.
+	Annotations map[string]string
+	// PodContainerDir is <podDir>/containers/<name> when the container has a
+	// terminationMessagePath and the directory could be made; the termination file goes there.
+	PodContainerDir string
+	// Hostname and HostDomain are the pod's hostname and domain (GeneratePodHostNameAndDomain).
+	Hostname, HostDomain string
+	// Warnings are what kubelet would only log.
+	Warnings []string
+}
+
+// GenerateRunContainerOptions builds a container's environment, mounts and devices, as kubelet's
+// GenerateRunContainerOptions does: device-plugin resources, hostname, block volumes, environment,
+// mounts (with subPath preparation and the pod's etc-hosts file) and the container's directory
+// for its termination message.
+//
+// podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. On error nothing this call
+// did on the host remains, other than a rewritten etc-hosts file. The returned cleanup is never
+// nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
+// leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
+// (mounts.Subpather.CleanSubPaths).
+func (g *Generator) GenerateRunContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
+	opts, _, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+	if err != nil {
+		return nil, noop, err
+	}
+	g.makePodContainerDir(pod, container, opts)
+	return opts, noop, nil
+}
+
+func noop() {}
+
+// runContainerOptions is GenerateRunContainerOptions without the container directory, which
+// GenerateContainerConfig makes only once nothing else can fail. The returned undo reverses the
+// subPath preparations.
+func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
+	if pod == nil || container == nil {
+		return nil, noop, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
+	}
+	podDir, err := g.PodDir(pod)
+	if err != nil {
+		return nil, noop, err
+	}
+	if err := checkPathElement("container name", container.Name); err != nil {
+		return nil, noop, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+	}
+	opts := &RunContainerOptions{}
+	supportsRRO := g.supportsRecursiveReadOnly(pod, opts)
+
+	if g.opts.DeviceResources != nil {
+		dr, err := g.opts.DeviceResources.GetResources(ctx, pod, container)
+		if err != nil {
+			return nil, noop, err
+		}
+		if dr != nil {
+			opts.Devices = append(opts.Devices, dr.Devices...)
+			opts.Mounts = append(opts.Mounts, dr.Mounts...)
+			opts.Envs = append(opts.Envs, dr.Envs...)
+			opts.CDIDevices = append(opts.CDIDevices, dr.CDIDevices...)
+			opts.Annotations = dr.Annotations
+		}
+	}
+
+	hostname, domain, warnings, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
+	if err != nil {
+		return nil, noop, err
+	}
+	opts.Hostname, opts.HostDomain = hostname, domain
+	opts.Warnings = append(opts.Warnings, warnings...)
+
+	devices, warnings, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
+	if err != nil {
+		return nil, noop, err
+	}
+	opts.Devices = append(opts.Devices, devices...)
+	opts.Warnings = append(opts.Warnings, warnings...)
+
+	envs, warnings, err := MakeEnvironmentVariables(ctx, EnvInput{
+		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
+		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
+		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
+	})
+	if err != nil {
+		return nil, noop, err
+	}
+	opts.Envs = append(opts.Envs, envs...)
+	opts.Warnings = append(opts.Warnings, warnings...)
+
+	env := make(map[string]string, len(opts.Envs))
+	for _, e := range opts.Envs {
+		env[e.Name] = e.Value
+	}
+	ms, undo, warnings, err := mounts.MakeMounts(mounts.Input{
+		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
+		HostUtils: g.hostUtils, Subpather: g.subpather, Env: env, SupportsRecursiveReadOnly: supportsRRO,
+		EnsureHostsFile: func() (string, error) {
+			return hosts.MakeHostsFile(g.files, hosts.HostsFileOptions{
+				PodDir: podDir, PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
+				HostAliases: pod.Spec.HostAliases, HostNetwork: pod.Spec.HostNetwork, NodeHosts: g.opts.NodeHosts,
+			})
+		},
+	})
+	if err != nil {
+		return nil, noop, err
+	}
+	opts.Mounts = append(opts.Mounts, ms...)
+	opts.Warnings = append(opts.Warnings, warnings...)
+	return opts, undo, nil
+}
+
+// makePodContainerDir makes <podDir>/containers/<name> for the termination message. Kubelet only
+// logs a failure, and the container then gets no termination-message file.
+func (g *Generator) makePodContainerDir(pod *v1.Pod, container *v1.Container, opts *RunContainerOptions) {
+	if container.TerminationMessagePath == "" {
+		return
+	}
+	dir := filepath.Join(g.opts.RootDir, "pods", string(pod.UID), "containers", container.Name)
+	if err := g.files.MkdirAll(dir, 0o750); err != nil {
+		opts.Warnings = append(opts.Warnings, fmt.Sprintf("error creating the container directory %s: %v", dir, err))
+		return
+	}
+	opts.PodContainerDir = dir
+}
+
+// supportsRecursiveReadOnly reports whether the pod's runtime handler supports recursive
+// read-only mounts (kubelet's runtimeClassSupportsRecursiveReadOnlyMounts).
+func (g *Generator) supportsRecursiveReadOnly(pod *v1.Pod, opts *RunContainerOptions) bool {
+	handler := ""
+	if r := g.opts.Security.RuntimeHandlers; r != nil {
+		h, err := r.LookupRuntimeHandler(pod.Spec.RuntimeClassName)
+		if err != nil {
+			opts.Warnings = append(opts.Warnings, fmt.Sprintf("failed to look up the runtime handler: %v", err))
+			return false
+		}
+		handler = h
+	}
+	if len(g.opts.RuntimeHandlers) == 0 {
+		return false
+	}
+	for _, h := range g.opts.RuntimeHandlers {
+		if h.GetName() == handler {
+			return h.GetFeatures().GetRecursiveReadOnlyMounts()
+		}
+	}
+	opts.Warnings = append(opts.Warnings, fmt.Sprintf("unknown runtime handler %q", handler))
+	return false
+}

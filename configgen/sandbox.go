@@ -1,0 +1,85 @@
+package configgen
+
+import (
+	"context"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/hosts"
+	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/resources"
+)
+
+// GeneratePodSandboxConfig returns the CRI config of the pod's sandbox, as kubelet's
+// generatePodSandboxConfig does on Linux: metadata, labels and annotations, DNS, hostname (not for
+// host-network pods), log directory, port mappings, cgroup parent, security context, sysctls, and
+// resources with overhead. attempt is the sandbox's attempt number. It has no effect on the host.
+// Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container.
+func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
+	if pod == nil {
+		return nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	for _, f := range []struct{ field, value string }{
+		{"metadata.namespace", pod.Namespace}, {"metadata.name", pod.Name}, {"metadata.uid", string(pod.UID)},
+	} {
+		if err := checkPathElement(f.field, f.value); err != nil {
+			return nil, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+		}
+	}
+	cfg := &runtimeapi.PodSandboxConfig{
+		Metadata: &runtimeapi.PodSandboxMetadata{
+			Name: pod.Name, Namespace: pod.Namespace, Uid: string(pod.UID), Attempt: attempt,
+		},
+		Labels:      PodLabels(pod),
+		Annotations: PodAnnotations(pod),
+	}
+
+	nodeIPs := make([]string, len(g.opts.NodeIPs))
+	for i, ip := range g.opts.NodeIPs {
+		nodeIPs[i] = ip.String()
+	}
+	dns, warnings, err := PodDNS(pod, NodeDNS{
+		ClusterDNS: g.opts.ClusterDNS, ClusterDomain: g.opts.ClusterDomain,
+		HostResolvConf: g.opts.ResolvConf, NodeIPs: nodeIPs,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cfg.DnsConfig = dns
+	g.warn(pod, nil, warnings)
+
+	if !pod.Spec.HostNetwork {
+		hostname, domain, warnings, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
+		if err != nil {
+			return nil, err
+		}
+		g.warn(pod, nil, warnings)
+		if cfg.Hostname, err = hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN); err != nil {
+			return nil, err
+		}
+	}
+	cfg.LogDirectory = logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
+
+	ports, warnings := SandboxPortMappings(pod)
+	cfg.PortMappings = ports
+	g.warn(pod, nil, warnings)
+
+	sc, err := g.security.SandboxSecurityContext(ctx, pod, g.extraGroups(pod))
+	if err != nil {
+		return nil, err
+	}
+	res, overhead, err := g.resources.SandboxResources(pod)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Linux = &runtimeapi.LinuxPodSandboxConfig{
+		CgroupParent:    PodCgroupParent(pod, resources.GetPodQOS(pod, g.gates.PodLevelResources), g.opts.Cgroups),
+		SecurityContext: sc,
+		Sysctls:         g.security.SandboxSysctls(pod),
+		Resources:       res,
+		Overhead:        overhead,
+	}
+	return cfg, nil
+}
