@@ -165,11 +165,12 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 			if inner == "" {
 				inner = vm.Name
 			}
-			if err := ValidateName("container name", ctrName); err != nil {
-				return subPathPlan{}, err
+			err := ValidateName("container name", ctrName)
+			if err == nil {
+				err = ValidateName("inner volume name", inner)
 			}
-			if err := ValidateName("inner volume name", inner); err != nil {
-				return subPathPlan{}, err
+			if err != nil {
+				return subPathPlan{}, newError(ErrInvalidName, fmt.Sprintf("subPath of volumeMount %q of container %q: %v", vm.Name, ctrName, err), nil)
 			}
 			if !filepath.IsAbs(vol.HostPath) {
 				return subPathPlan{}, newError(ErrInvalidInput, fmt.Sprintf("volume %q has host path %q, which is not absolute, and cannot hold a subPath", vm.Name, vol.HostPath), nil)

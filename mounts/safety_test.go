@@ -25,24 +25,24 @@ func TestMakeMountsHostileNames(t *testing.T) {
 	sub := []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPath: "existing"}}
 	cases := []makeMountsCase{
 		{name: "empty container name is rejected before a subPath is prepared", emptyName: true, volumes: disk, mounts: sub,
-			wantErr: `invalid container name "": must not be empty`},
+			wantErr: `subPath of volumeMount "disk" of container "": invalid container name "": must not be empty`},
 		{name: "container name .. is rejected", containerName: "..", volumes: disk, mounts: sub,
-			wantErr: `invalid container name "..": must not be '.' or '..'`},
+			wantErr: `subPath of volumeMount "disk" of container "..": invalid container name "..": must not be '.' or '..'`},
 		{name: "container name . is rejected", containerName: ".", volumes: disk, mounts: sub,
-			wantErr: `invalid container name ".": must not be '.' or '..'`},
+			wantErr: `subPath of volumeMount "disk" of container ".": invalid container name ".": must not be '.' or '..'`},
 		{name: "container name with a slash is rejected", containerName: "../../etc", volumes: disk, mounts: sub,
-			wantErr: `invalid container name "../../etc": must not contain '/'`},
+			wantErr: `subPath of volumeMount "disk" of container "../../etc": invalid container name "../../etc": must not contain '/'`},
 		{name: "container name with a NUL byte is rejected", containerName: "c\x00", volumes: disk, mounts: sub,
-			wantErr: `invalid container name "c\x00": must not contain a NUL byte`},
+			wantErr: `subPath of volumeMount "disk" of container "c\x00": invalid container name "c\x00": must not contain a NUL byte`},
 		{name: "inner volume name with a slash is rejected", volumes: mounts.VolumeMap{"disk": {HostPath: "/vol/disk", InnerVolumeName: "../../../etc"}}, mounts: sub,
-			wantErr: `invalid inner volume name "../../../etc": must not contain '/'`},
+			wantErr: `subPath of volumeMount "disk" of container "ctr": invalid inner volume name "../../../etc": must not contain '/'`},
 		{name: "volume name used as inner name is checked too", volumes: mounts.VolumeMap{"..": {HostPath: "/vol/disk"}},
 			mounts:  []v1.VolumeMount{{MountPath: "/m", Name: "..", SubPath: "existing"}},
-			wantErr: `invalid inner volume name "..": must not be '.' or '..'`},
+			wantErr: `subPath of volumeMount ".." of container "ctr": invalid inner volume name "..": must not be '.' or '..'`},
 		{name: "hostile name in a later mount stops the call before any host effect", volumes: mounts.VolumeMap{
 			"disk": {HostPath: "/vol/disk"}, "bad": {HostPath: "/vol/disk", InnerVolumeName: "a/b"}},
 			mounts:  []v1.VolumeMount{{MountPath: "/a", Name: "disk", SubPath: "existing"}, {MountPath: "/b", Name: "bad", SubPath: "existing"}},
-			wantErr: `invalid inner volume name "a/b": must not contain '/'`},
+			wantErr: `subPath of volumeMount "bad" of container "ctr": invalid inner volume name "a/b": must not contain '/'`},
 	}
 	for _, tc := range cases {
 		tc.wantIs = []error{mounts.ErrInvalidName}
