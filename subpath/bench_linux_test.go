@@ -2,6 +2,7 @@ package subpath_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/podconfig/podconfig/subpath"
@@ -55,12 +56,8 @@ func BenchmarkSafeMakeDir(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if err := l.SafeMakeDir(filepath.Join("a", "b", "c"+itoa(i)), root, 0o755); err != nil {
+		if err := l.SafeMakeDir(filepath.Join("a", "b", strconv.Itoa(i)), root, 0o755); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-func itoa(i int) string {
-	return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26)) + string(rune('a'+i/17576%26))
 }

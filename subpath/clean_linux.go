@@ -90,8 +90,12 @@ func (l *Linux) cleanContainerDir(ctrDir string) error {
 }
 
 // cleanupMountPoint unmounts path if it is a mount point and removes it (mount-utils:
-// CleanupMountPoint with the extensive check), non-recursively.
+// CleanupMountPoint with the extensive check), non-recursively. It holds the target's lock so a
+// concurrent PrepareSafeSubpath of the same target waits.
 func (l *Linux) cleanupMountPoint(path string) error {
+	mu := l.lockFor(path)
+	mu.Lock()
+	defer mu.Unlock()
 	var st unix.Stat_t
 	err := unix.Lstat(path, &st)
 	switch {

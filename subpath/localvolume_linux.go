@@ -47,6 +47,9 @@ func (l *Linux) SetUpLocalVolume(v LocalVolume) (warnings []string, err error) {
 	if v.Dir == "" {
 		return nil, fmt.Errorf("LocalVolume volume %q target directory is empty", v.Name)
 	}
+	mu := l.lockFor(v.Dir)
+	mu.Lock()
+	defer mu.Unlock()
 	mounted, err := l.mounter.IsMountPoint(v.Dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -54,9 +57,6 @@ func (l *Linux) SetUpLocalVolume(v LocalVolume) (warnings []string, err error) {
 	if mounted {
 		return nil, nil
 	}
-	mu := l.lockFor(v.Dir)
-	mu.Lock()
-	defer mu.Unlock()
 
 	created, err := mkdirAllTracked(v.Dir)
 	if err != nil {
