@@ -60,12 +60,14 @@ type subPathPlan struct {
 // Unlike kubelet, every mount is checked before anything touches the host, so an invalid mount
 // anywhere leaves the host untouched; container and inner volume names that would be unsafe as
 // path elements are rejected; and when a host step fails, MakeMounts undoes the subPath
-// preparations it made before returning the error. Things kubelet only logs come back as warnings.
+// preparations it made before returning the error. Directories SafeMakeDir created inside a
+// volume for a missing subPath stay, as in kubelet: they are volume content, and a retry needs
+// them again. Things kubelet only logs come back as warnings.
 //
-// The returned cleanup is never nil. It undoes this call's subPath preparations, most recent
-// first, and acts only the first time it is called. Call it only when the container will not be created (a
-// later step failed, or CreateContainer did); do not call it once the container exists: the
-// runtime reads the prepared paths when it starts the container, and they stay until
+// The returned cleanup is never nil. It undoes this call's subPath preparations, most recent first,
+// and acts only the first time it is called. Call it only when the container will not be created (a
+// later step failed, or CreateContainer did); do not call it once the container exists: the runtime
+// reads the prepared paths when it starts the container, and they stay until
 // Subpather.CleanSubPaths at pod teardown, as in kubelet. After an error it has already run.
 func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, err error) {
 	if in.Pod == nil || in.Container == nil {
