@@ -84,7 +84,7 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []str
 		}
 	}
 	b := &envBuilder{ctx: ctx, in: &in}
-	if err := b.buildServiceEnv(*in.Pod.Spec.EnableServiceLinks); err != nil {
+	if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, err
 	}
 	if err := b.fetchEnvFrom(); err != nil {
@@ -114,11 +114,16 @@ type envBuilder struct {
 	ctx context.Context
 	in  *EnvInput
 
-	vars  []EnvVar
-	table []int32 // index into vars plus one; 0 is an empty slot
+	all   []EnvVar // the result: room for the defined variables, then the service variables
+	vars  []EnvVar // the defined variables, in order of first definition, within all
+	table []int32  // index into vars plus one; 0 is an empty slot
 	seed  maphash.Seed
 
-	svc []EnvVar // service variables, sorted by name, unique
+	services []*v1.Service // the Services the pod sees, sorted by name
+	svcText  int           // bytes their variables need at most
+	svcCount int           // number of their variables
+	svc      []EnvVar      // their variables, sorted by name, unique
+	svcFirst [4]uint64     // the first bytes of their names, as a bit set
 
 	sources  []envSource
 	srcBuf   [4]envSource
@@ -139,9 +144,13 @@ type envBuilder struct {
 	warnings []string
 }
 
-// reserve sizes vars and the hash table for n definitions.
+// reserve allocates the result for n definitions and the service variables, writes the service
+// variables at its end, and sizes the hash table.
 func (b *envBuilder) reserve(n int) {
-	b.vars = make([]EnvVar, 0, n+len(b.svc))
+	b.all = make([]EnvVar, n+b.svcCount)
+	all := b.all
+	b.vars = all[:0:n]
+	b.writeServiceEnv(all[n:n])
 	size := 8
 	for size < 2*n {
 		size *= 2
@@ -173,8 +182,6 @@ func (b *envBuilder) set(name, value string) {
 	b.table[s] = int32(len(b.vars))
 }
 
-func (b *envBuilder) defined(name string) bool { return b.table[b.slot(name)] != 0 }
-
 // lookup resolves a $(VAR) reference: the variables defined so far, then the service variables.
 func (b *envBuilder) lookup(name string) (string, bool) {
 	if idx := b.table[b.slot(name)]; idx != 0 {
@@ -188,14 +195,42 @@ func (b *envBuilder) lookup(name string) (string, bool) {
 
 func compareEnvName(e EnvVar, name string) int { return strings.Compare(e.Name, name) }
 
-// result appends the service variables no other source defined.
+// result appends the service variables no other source defined. They already sit, sorted, after
+// the room reserved for the defined variables, so they move forward only when a name was
+// defined twice or left out, and not at all in the common case.
 func (b *envBuilder) result() []EnvVar {
-	for _, e := range b.svc {
-		if !b.defined(e.Name) {
-			b.vars = append(b.vars, e)
+	if len(b.svc) == 0 {
+		return b.vars
+	}
+	// Few defined variables shadow a service variable: look each defined name up among the
+	// service variables, skipping names whose first byte starts no service variable.
+	var shadowBuf [256]bool
+	var shadowed []bool
+	for _, e := range b.vars {
+		if e.Name == "" || b.svcFirst[e.Name[0]/64]&(1<<(e.Name[0]%64)) == 0 {
+			continue
+		}
+		if i, ok := slices.BinarySearchFunc(b.svc, e.Name, compareEnvName); ok {
+			if shadowed == nil {
+				if len(b.svc) <= len(shadowBuf) {
+					shadowed = shadowBuf[:len(b.svc)]
+				} else {
+					shadowed = make([]bool, len(b.svc))
+				}
+			}
+			shadowed[i] = true
 		}
 	}
-	return b.vars
+	if shadowed == nil && len(b.vars) == cap(b.vars) {
+		return b.all[:len(b.vars)+len(b.svc)]
+	}
+	out := b.all[:len(b.vars)]
+	for i, e := range b.svc {
+		if shadowed == nil || !shadowed[i] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func (b *envBuilder) addEnv(ev *v1.EnvVar) error {

@@ -158,7 +158,13 @@ func (b *envBuilder) addEnvFrom() {
 		text.WriteString(key)
 		return text.String()[start:]
 	}
-	scratch := make([]EnvVar, 0, b.fromMax)
+	// The keys of one source are sorted here; a small source is sorted on the stack, where moving
+	// EnvVars costs no write barrier.
+	var stack [32]EnvVar
+	scratch := stack[:0]
+	if b.fromMax > len(stack) {
+		scratch = make([]EnvVar, 0, b.fromMax)
+	}
 	for _, src := range b.sources {
 		scratch = scratch[:0]
 		if src.cm != nil {

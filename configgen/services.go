@@ -1,6 +1,7 @@
 package configgen
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,10 +16,9 @@ import (
 // without enableServiceLinks.
 const masterService = "kubernetes"
 
-// buildServiceEnv computes the service-link variables into b.svc, sorted by name (kubelet:
-// getServiceEnvVarMap and envvars.FromServices). When two services produce the same variable name,
-// the service that sorts later by name wins (kubelet's choice depends on map order).
-func (b *envBuilder) buildServiceEnv(enableServiceLinks bool) error {
+// pickServices lists the Services whose variables the pod gets into b.services, sorted by name
+// and one per name (kubelet: getServiceEnvVarMap), and sizes their variables.
+func (b *envBuilder) pickServices(enableServiceLinks bool) error {
 	lister := b.in.Services
 	if lister == nil {
 		return nil
@@ -68,26 +68,150 @@ func (b *envBuilder) buildServiceEnv(enableServiceLinks bool) error {
 		}
 	}
 
-	size, count := 0, 0
+	kept := picked[:0]
 	for _, s := range picked {
 		if len(s.Spec.Ports) == 0 {
+			// Kubelet would index the missing first port and crash.
 			b.warnings = append(b.warnings, fmt.Sprintf("service %s/%s has a cluster IP but no ports: it gives no environment variables", s.Namespace, s.Name))
 			continue
 		}
 		n, c := serviceEnvSize(s)
-		size += n
-		count += c
+		b.svcText += n
+		b.svcCount += c
+		kept = append(kept, s)
 	}
-	w := envWriter{vars: make([]EnvVar, 0, count)}
-	w.text.Grow(size)
-	for _, s := range picked {
-		if len(s.Spec.Ports) > 0 {
-			w.addService(s)
+	b.services = kept
+	return nil
+}
+
+// writeServiceEnv writes the variables of b.services into dst, which has room for b.svcCount,
+// and keeps them in b.svc sorted by name (kubelet: envvars.FromServices). When two Services give
+// the same variable name, the one whose variable prefix (its name upper-cased, '-' as '_') sorts
+// later wins, and of equal prefixes the one whose name sorts later (kubelet's choice depends on
+// map order).
+func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
+	if len(b.services) == 0 {
+		return
+	}
+	w := envWriter{vars: dst}
+	w.text.Grow(b.svcText)
+	groups := make([]varGroup, len(b.services))
+	for i, s := range b.services {
+		at := w.text.Len()
+		writeEnvName(&w.text, s.Name)
+		groups[i] = varGroup{svc: s, prefix: w.text.String()[at:]}
+		first := byte('_') // a Service with an empty name gives "_PORT" and the like
+		if p := groups[i].prefix; p != "" {
+			first = p[0]
+		}
+		b.svcFirst[first/64] |= 1 << (first % 64)
+	}
+	slices.SortStableFunc(groups, func(a, c varGroup) int { return compareGroupKey(a.prefix, c.prefix) })
+	// Every variable of a Service is named prefix + "_" + something. Unless one prefix + "_"
+	// starts another, each Service's variables sort as one block, in the order of the prefixes.
+	blocks := true
+	for i := 1; i < len(groups); i++ {
+		long, short := groups[i].prefix, groups[i-1].prefix
+		if strings.HasPrefix(long, short) && (len(long) == len(short) || long[len(short)] == '_') {
+			blocks = false
+			break
 		}
 	}
-	slices.SortStableFunc(w.vars, func(a, c EnvVar) int { return strings.Compare(a.Name, c.Name) })
-	b.svc = keepLast(w.vars, func(e EnvVar) string { return e.Name })
-	return nil
+	for i := range groups {
+		g := &groups[i]
+		g.start = len(w.vars)
+		w.addService(g.svc, g.prefix)
+		g.end = len(w.vars)
+	}
+	vars := w.vars
+	if !blocks {
+		sortVarsByName(vars)
+		b.svc = keepLast(vars, func(e EnvVar) string { return e.Name })
+		return
+	}
+	unique := true
+	for _, g := range groups {
+		// addService writes a Service's variables in name order unless its ports are not
+		// declared in order; only then is there something to sort.
+		block := vars[g.start:g.end]
+		if !strictlySorted(block) {
+			sortVarsByName(block)
+			unique = false
+		}
+	}
+	if !unique {
+		vars = keepLast(vars, func(e EnvVar) string { return e.Name })
+	}
+	b.svc = vars
+}
+
+// varGroup is one Service and the range of variables it gave, all named prefix + "_" + ....
+type varGroup struct {
+	svc        *v1.Service
+	prefix     string
+	start, end int
+}
+
+func strictlySorted(vars []EnvVar) bool {
+	for i := 1; i < len(vars); i++ {
+		if vars[i-1].Name >= vars[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// sortVarsByName sorts vars by name, keeping the order of equal names. It sorts an index and then
+// moves each variable once: moving the pointer-holding EnvVars during the sort itself costs a write
+// barrier per swap while the garbage collector runs.
+func sortVarsByName(vars []EnvVar) {
+	order := make([]int32, len(vars))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, c int32) int {
+		if r := strings.Compare(vars[a].Name, vars[c].Name); r != 0 {
+			return r
+		}
+		return int(a - c)
+	})
+	// Apply the permutation in place, one cycle at a time: position k receives vars[order[k]].
+	// A visited position is marked by setting its order entry to -1.
+	for k := range order {
+		if order[k] < 0 || int(order[k]) == k {
+			continue
+		}
+		saved := vars[k]
+		j := k
+		for {
+			next := int(order[j])
+			order[j] = -1
+			if next == k {
+				vars[j] = saved
+				break
+			}
+			vars[j] = vars[next]
+			j = next
+		}
+	}
+}
+
+// compareGroupKey compares a+"_" with b+"_" without building them.
+func compareGroupKey(a, b string) int {
+	m := min(len(a), len(b))
+	if r := strings.Compare(a[:m], b[:m]); r != 0 || len(a) == len(b) {
+		return r
+	}
+	if len(a) < len(b) {
+		if b[m] == '_' {
+			return -1
+		}
+		return cmp.Compare(byte('_'), b[m])
+	}
+	if a[m] == '_' {
+		return 1
+	}
+	return cmp.Compare(a[m], byte('_'))
 }
 
 // serviceIn reports whether s has a cluster IP and belongs to namespace ns; a Service with no
@@ -111,25 +235,45 @@ func keepLast[T any](list []T, key func(T) string) []T {
 	return out
 }
 
-// serviceEnvSize bounds the bytes and counts the variables addService writes for s.
+// serviceEnvSize returns the bytes and the number of variables addService writes for s (the
+// bytes exactly when names and protocols are ASCII).
 func serviceEnvSize(s *v1.Service) (size, count int) {
-	const portLen = 11 // "-2147483648"
 	name, ip := len(s.Name), len(s.Spec.ClusterIP)
-	size = 2*(name+len("_SERVICE_HOST")) + ip + portLen
-	size += name + len("_PORT") + len("sctp://[]:") + ip + portLen
+	if strings.IndexByte(s.Spec.ClusterIP, ':') >= 0 {
+		ip += 2
+	}
+	first := &s.Spec.Ports[0]
+	url := func(p *v1.ServicePort) int { return len(protocol(p)) + len("://:") + ip + digits(p.Port) }
+	size = name // the prefix itself
+	size += name + len("_PORT") + url(first)
+	size += name + len("_SERVICE_HOST")
+	size += name + len("_SERVICE_PORT") + digits(first.Port)
 	count = 3
-	for _, p := range s.Spec.Ports {
-		proto := max(len(p.Protocol), 3)
+	for i := range s.Spec.Ports {
+		p := &s.Spec.Ports[i]
 		if p.Name != "" {
-			size += name + len("_SERVICE_PORT_") + len(p.Name) + portLen
+			size += name + len("_SERVICE_PORT_") + len(p.Name) + digits(p.Port)
 			count++
 		}
-		prefix := name + len("_PORT__") + portLen + proto
-		size += 4*prefix + len("_PROTO_PORT_ADDR")
-		size += proto + len("://[]:") + ip + portLen + proto + portLen + ip
+		base := name + len("_PORT_") + digits(p.Port) + 1 + len(protocol(p))
+		size += base + url(p)
+		size += base + len("_ADDR")
+		size += base + len("_PORT") + digits(p.Port)
+		size += base + len("_PROTO") + len(protocol(p))
 		count += 4
 	}
 	return size, count
+}
+
+func digits(n int32) int {
+	d, v := 1, int64(n)
+	if v < 0 {
+		d, v = 2, -v
+	}
+	for ; v >= 10; v /= 10 {
+		d++
+	}
+	return d
 }
 
 // envWriter writes variable names and values into one buffer and slices them from it, so that the
@@ -139,52 +283,46 @@ type envWriter struct {
 	vars []EnvVar
 }
 
-// addService writes the variables of one Service (kubelet: envvars.FromServices).
-func (w *envWriter) addService(s *v1.Service) {
+// addService writes the variables of one Service, whose name written as a variable prefix is
+// prefix (kubelet: envvars.FromServices). It writes them in name order when the Service declares
+// its ports, and its named ports, in order.
+func (w *envWriter) addService(s *v1.Service, prefix string) {
 	ip := s.Spec.ClusterIP
 	first := &s.Spec.Ports[0]
 
-	start := w.text.Len()
-	writeEnvName(&w.text, s.Name)
-	prefixLen := w.text.Len() - start
-
-	w.add(start, prefixLen, "_SERVICE_HOST", "", ip)
-	w.add(start, prefixLen, "_SERVICE_PORT", "", portString(&w.text, first.Port))
-	for i := range s.Spec.Ports {
-		p := &s.Spec.Ports[i]
-		if p.Name == "" {
-			continue
-		}
-		w.add(start, prefixLen, "_SERVICE_PORT_", p.Name, portString(&w.text, p.Port))
-	}
-
-	// Docker link variables.
-	w.add(start, prefixLen, "_PORT", "", w.url(protocol(first), ip, first.Port))
+	// Docker link variables: <NAME>_PORT, then per port <NAME>_PORT_<port>_<PROTO> and its
+	// _ADDR, _PORT and _PROTO.
+	w.add(prefix, "_PORT", "", w.url(protocol(first), ip, first.Port))
 	for i := range s.Spec.Ports {
 		p := &s.Spec.Ports[i]
 		proto := protocol(p)
-		// <NAME>_PORT_<port>_<PROTO>
-		base := w.text.Len()
-		w.text.WriteString(w.text.String()[start : start+prefixLen])
+		at := w.text.Len()
+		w.text.WriteString(prefix)
 		w.text.WriteString("_PORT_")
 		var num [12]byte
 		w.text.Write(strconv.AppendInt(num[:0], int64(p.Port), 10))
 		w.text.WriteByte('_')
 		writeUpper(&w.text, proto)
-		baseLen := w.text.Len() - base
-		lower := lowerString(&w.text, proto)
-		w.vars = append(w.vars, EnvVar{Name: w.text.String()[base : base+baseLen], Value: w.url(proto, ip, p.Port)})
-		w.add(base, baseLen, "_PROTO", "", lower)
-		w.add(base, baseLen, "_PORT", "", portString(&w.text, p.Port))
-		w.add(base, baseLen, "_ADDR", "", ip)
+		base := w.text.String()[at:]
+		w.vars = append(w.vars, EnvVar{Name: base, Value: w.url(proto, ip, p.Port)})
+		w.add(base, "_ADDR", "", ip)
+		w.add(base, "_PORT", "", portString(&w.text, p.Port))
+		w.add(base, "_PROTO", "", lowerString(&w.text, proto))
+	}
+
+	w.add(prefix, "_SERVICE_HOST", "", ip)
+	w.add(prefix, "_SERVICE_PORT", "", portString(&w.text, first.Port))
+	for i := range s.Spec.Ports {
+		if p := &s.Spec.Ports[i]; p.Name != "" {
+			w.add(prefix, "_SERVICE_PORT_", p.Name, portString(&w.text, p.Port))
+		}
 	}
 }
 
-// add defines a variable named by the text already written at [start, start+n), then suffix, then
-// envName(portName), with the given value.
-func (w *envWriter) add(start, n int, suffix, portName, value string) {
+// add defines the variable named name + suffix + envName(portName) with the given value.
+func (w *envWriter) add(name, suffix, portName, value string) {
 	at := w.text.Len()
-	w.text.WriteString(w.text.String()[start : start+n])
+	w.text.WriteString(name)
 	w.text.WriteString(suffix)
 	if portName != "" {
 		writeEnvName(&w.text, portName)
