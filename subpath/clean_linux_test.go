@@ -93,6 +93,21 @@ func TestCleanSubPaths(t *testing.T) {
 		require.ErrorIs(t, err, subpath.ErrUnexpectedFile)
 		assert.FileExists(t, filepath.Join(f.outside, "secret"))
 	})
+	t.Run("a file in place of a container directory is left and reported", func(t *testing.T) {
+		f := newPodFixture(t)
+		mkdirs(t, filepath.Dir(f.target("0")))
+		writeFile(t, filepath.Join(f.podDir, "volume-subpaths", "data", "stray"), "")
+		err := subpath.New().CleanSubPaths(f.podDir, "data")
+		require.ErrorIs(t, err, unix.ENOTEMPTY)
+		assert.NoDirExists(t, filepath.Dir(f.target("0")), "the container directories are still cleaned")
+		assert.FileExists(t, filepath.Join(f.podDir, "volume-subpaths", "data", "stray"))
+	})
+	t.Run("an unmounted empty file target is removed", func(t *testing.T) {
+		f := newPodFixture(t)
+		writeFile(t, f.target("0"), "")
+		require.NoError(t, subpath.New().CleanSubPaths(f.podDir, "data"))
+		assert.NoFileExists(t, filepath.Join(f.podDir, "volume-subpaths"))
+	})
 	t.Run("other volumes keep volume-subpaths in place", func(t *testing.T) {
 		f := newPodFixture(t)
 		mkdirs(t, filepath.Join(f.podDir, "volume-subpaths", "other"), filepath.Dir(f.target("0")))

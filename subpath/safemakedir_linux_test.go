@@ -117,6 +117,29 @@ func TestSafeMakeDir(t *testing.T) {
 			check:  created("real/new"),
 		},
 		{
+			name: "absolute symlinks bouncing inside the volume are followed",
+			setup: func(t *testing.T, _, vol string) {
+				mkdirs(t, filepath.Join(vol, "t1"), filepath.Join(vol, "t2"))
+				symlink(t, filepath.Join(vol, "t2"), filepath.Join(vol, "t1", "dir"))
+				symlink(t, filepath.Join(vol, "t1"), filepath.Join(vol, "t2", "dir"))
+			},
+			subdir: "t1/dir/dir/dir/dir/dir/dir/dir/foo",
+			check:  created("t2/foo"),
+		},
+		{
+			name: "relative symlink up and back into the volume keeps working",
+			setup: func(t *testing.T, _, vol string) {
+				symlink(t, "../real", filepath.Join(vol, "real", "up"))
+			},
+			subdir: "real/up/x",
+			check:  created("real/x"),
+		},
+		{
+			name:   "the base itself is accepted",
+			subdir: "",
+			check:  created("."),
+		},
+		{
 			name:   "relative symlink inside the volume keeps working",
 			setup:  func(t *testing.T, _, vol string) { symlink(t, "real", filepath.Join(vol, "link")) },
 			subdir: "link/new/deeper",
