@@ -85,6 +85,17 @@ func TestPrepareSafeSubpathExistingTargets(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "in file", string(data))
 	})
+	t.Run("an existing unmounted target is used, and kept by the cleanup since this call did not make it", func(t *testing.T) {
+		f := newPodFixture(t)
+		mkdirs(t, f.target("0"))
+		got, cleanup, err := subpath.New().PrepareSafeSubpath(f.subpath("dir", 0))
+		require.NoError(t, err)
+		assert.Equal(t, f.target("0"), got)
+		assert.FileExists(t, filepath.Join(got, "marker"))
+		cleanup()
+		assert.Equal(t, 0, mountCount(t, got))
+		assert.DirExists(t, got)
+	})
 	t.Run("a corrupted target is unmounted and mounted afresh", func(t *testing.T) {
 		f := newPodFixture(t)
 		m := &funcMounter{}
