@@ -75,3 +75,79 @@ func TestMakeMountsConcurrentUse(t *testing.T) {
 	wg.Wait()
 	assert.Empty(t, sp.Binds())
 }
+
+func TestMakeMountsPropagationAndReadOnly(t *testing.T) {
+	ro := func(mode v1.RecursiveReadOnlyMode, p *v1.MountPropagationMode) []v1.VolumeMount {
+		return []v1.VolumeMount{{MountPath: "/m", Name: "disk", ReadOnly: true, RecursiveReadOnly: rroMode(mode), MountPropagation: p}}
+	}
+	cases := []makeMountsCase{
+		{
+			name:    "unknown propagation is an error",
+			volumes: disk,
+			mounts:  []v1.VolumeMount{{MountPath: "/m", Name: "disk", MountPropagation: prop("Sideways")}},
+			wantErr: `invalid MountPropagation mode: "Sideways"`,
+			wantIs:  []error{mounts.ErrInvalidPropagation},
+		},
+		{
+			name:        "recursive read-only enabled on a supporting runtime",
+			volumes:     disk,
+			supportsRRO: true,
+			mounts:      ro(v1.RecursiveReadOnlyEnabled, prop(v1.MountPropagationNone)),
+			want:        []mounts.Mount{{Name: "disk", ContainerPath: "/m", HostPath: "/vol/disk", ReadOnly: true, RecursiveReadOnly: true}},
+		},
+		{
+			name:    "recursive read-only enabled on a runtime without support is an error",
+			volumes: disk,
+			mounts:  ro(v1.RecursiveReadOnlyEnabled, nil),
+			wantErr: `failed to resolve recursive read-only mode: volume "disk" requested recursive read-only mode, but it is not supported by the runtime`,
+			wantIs:  []error{mounts.ErrRecursiveReadOnly},
+		},
+		{
+			name:        "recursive read-only if possible follows runtime support (supported)",
+			volumes:     disk,
+			supportsRRO: true,
+			mounts:      ro(v1.RecursiveReadOnlyIfPossible, nil),
+			want:        []mounts.Mount{{Name: "disk", ContainerPath: "/m", HostPath: "/vol/disk", ReadOnly: true, RecursiveReadOnly: true}},
+		},
+		{
+			name:    "recursive read-only if possible follows runtime support (unsupported)",
+			volumes: disk,
+			mounts:  ro(v1.RecursiveReadOnlyIfPossible, nil),
+			want:    []mounts.Mount{{Name: "disk", ContainerPath: "/m", HostPath: "/vol/disk", ReadOnly: true}},
+		},
+		{
+			name:        "recursive read-only disabled is off",
+			volumes:     disk,
+			supportsRRO: true,
+			mounts:      ro(v1.RecursiveReadOnlyDisabled, nil),
+			want:        []mounts.Mount{{Name: "disk", ContainerPath: "/m", HostPath: "/vol/disk", ReadOnly: true}},
+		},
+		{
+			name:        "recursive read-only needs a read-only volumeMount, even on a read-only volume",
+			volumes:     mounts.VolumeMap{"disk": {HostPath: "/vol/disk", ReadOnly: true}},
+			supportsRRO: true,
+			mounts:      []v1.VolumeMount{{MountPath: "/m", Name: "disk", RecursiveReadOnly: rroMode(v1.RecursiveReadOnlyEnabled)}},
+			wantErr:     `failed to resolve recursive read-only mode: volume "disk" requested recursive read-only mode, but it is not read-only`,
+			wantIs:      []error{mounts.ErrRecursiveReadOnly},
+		},
+		{
+			name:        "recursive read-only is incompatible with host-to-container propagation",
+			volumes:     disk,
+			supportsRRO: true,
+			mounts:      ro(v1.RecursiveReadOnlyIfPossible, prop(v1.MountPropagationHostToContainer)),
+			wantErr:     `failed to resolve recursive read-only mode: volume "disk" requested recursive read-only mode, but it is not compatible with propagation "HostToContainer"`,
+			wantIs:      []error{mounts.ErrRecursiveReadOnly},
+		},
+		{
+			name:        "unknown recursive read-only mode is an error",
+			volumes:     disk,
+			supportsRRO: true,
+			mounts:      ro("Sometimes", nil),
+			wantErr:     `failed to resolve recursive read-only mode: unknown recursive read-only mode "Sometimes"`,
+			wantIs:      []error{mounts.ErrRecursiveReadOnly},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, tc.run)
+	}
+}
