@@ -98,8 +98,8 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 		Envs:        make([]*runtimeapi.KeyValue, len(opts.Envs)),
 	}
 	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
-		// An unknown signal name maps to RUNTIME_DEFAULT, as in kubelet.
-		cfg.StopSignal = runtimeapi.Signal(runtimeapi.Signal_value[string(*container.Lifecycle.StopSignal)])
+		// CRI names its signals SIGNAL_<name>; an unknown name maps to RUNTIME_DEFAULT, as in kubelet.
+		cfg.StopSignal = runtimeapi.Signal(runtimeapi.Signal_value["SIGNAL_"+string(*container.Lifecycle.StopSignal)])
 	}
 	for i, e := range opts.Envs {
 		cfg.Envs[i] = &runtimeapi.KeyValue{Key: e.Name, Value: []byte(e.Value)}

@@ -74,7 +74,9 @@ func (n *Node) Generator() (*configgen.Generator, error) {
 	opts.HostUtils = n.HostUtils
 	opts.Subpather = n.Subpather
 	opts.BlockDevices = n.BlockDevices
-	opts.ImageUsers = n.ImageUsers
+	if n.ImageUsers != nil {
+		opts.ImageUsers = n.ImageUsers
+	}
 	if opts.ConfigMaps == nil {
 		opts.ConfigMaps = n.Objects
 	}

@@ -1,0 +1,401 @@
+package configgen_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/security/securitytest"
+)
+
+const podUID = "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11"
+
+// samplePod is SPEC §10.5's sample: a Burstable container of 250m/1 CPU and 256Mi/512Mi.
+func samplePod() *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web-7d9f8", Namespace: "shop", UID: podUID, Labels: map[string]string{"app": "web"}},
+		Spec: v1.PodSpec{
+			EnableServiceLinks:            ptr.To(false),
+			TerminationGracePeriodSeconds: ptr.To[int64](30),
+			DNSPolicy:                     v1.DNSClusterFirst,
+			Volumes:                       []v1.Volume{{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}},
+			Containers: []v1.Container{{
+				Name:  "web",
+				Image: "registry.example/web:1.2.3",
+				Args:  []string{"--listen=$(POD_IP):$(PORT)", "$$(LITERAL)", "--undef=$(NOPE)"},
+				Env: []v1.EnvVar{
+					{Name: "PORT", Value: "8080"},
+					{Name: "POD_IP", ValueFrom: &v1.EnvVarSource{FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.podIP"}}},
+				},
+				Resources: v1.ResourceRequirements{
+					Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("250m"), v1.ResourceMemory: resource.MustParse("256Mi")},
+					Limits:   v1.ResourceList{v1.ResourceCPU: resource.MustParse("1"), v1.ResourceMemory: resource.MustParse("512Mi")},
+				},
+				VolumeMounts:           []v1.VolumeMount{{Name: "data", MountPath: "/data", SubPath: "cache"}},
+				TerminationMessagePath: "/dev/termination-log",
+			}},
+		},
+	}
+}
+
+// sampleNode is an offline node with SPEC §10.5's 32 GiB of memory.
+func sampleNode(t *testing.T) (*configgentest.Node, *configgen.Generator) {
+	t.Helper()
+	node := configgentest.NewNode()
+	node.Options.Resources.Node.MemoryCapacity = 32 << 30
+	gen, err := node.Generator()
+	require.NoError(t, err)
+	return node, gen
+}
+
+func TestGenerateContainerConfig(t *testing.T) {
+	node, gen := sampleNode(t)
+	pod := samplePod()
+	volumes := node.Volumes(pod)
+	podDir := "/var/lib/kubelet/pods/" + podUID
+
+	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 2, []string{"10.244.1.17"}, "sha256:abc", volumes, "")
+	require.NoError(t, err)
+	require.NotNil(t, cleanup)
+	cleanup()
+
+	t.Run("metadata, image, working dir and log path", func(t *testing.T) {
+		assert.Equal(t, &runtimeapi.ContainerMetadata{Name: "web", Attempt: 2}, cfg.Metadata)
+		assert.Equal(t, &runtimeapi.ImageSpec{Image: "sha256:abc", UserSpecifiedImage: "registry.example/web:1.2.3"}, cfg.Image)
+		assert.Equal(t, "web/2.log", cfg.LogPath)
+	})
+	t.Run("command and args are expanded; an empty command stays nil", func(t *testing.T) {
+		assert.Nil(t, cfg.Command)
+		assert.Equal(t, []string{"--listen=10.244.1.17:8080", "$(LITERAL)", "--undef=$(NOPE)"}, cfg.Args)
+	})
+	t.Run("labels are the four kubelet keys", func(t *testing.T) {
+		assert.Equal(t, map[string]string{
+			"io.kubernetes.pod.name": "web-7d9f8", "io.kubernetes.pod.namespace": "shop",
+			"io.kubernetes.pod.uid": podUID, "io.kubernetes.container.name": "web",
+		}, cfg.Labels)
+	})
+	t.Run("annotations carry hash, restart count and termination keys", func(t *testing.T) {
+		assert.Equal(t, map[string]string{
+			"io.kubernetes.container.hash": "728ba433", "io.kubernetes.container.restartCount": "2",
+			"io.kubernetes.container.terminationMessagePath":   "/dev/termination-log",
+			"io.kubernetes.container.terminationMessagePolicy": "",
+			"io.kubernetes.pod.terminationGracePeriod":         "30",
+		}, cfg.Annotations)
+	})
+	t.Run("envs in MakeEnvironmentVariables order", func(t *testing.T) {
+		assert.Equal(t, []*runtimeapi.KeyValue{
+			{Key: "PORT", Value: []byte("8080")}, {Key: "POD_IP", Value: []byte("10.244.1.17")},
+		}, cfg.Envs)
+	})
+	t.Run("mounts: subPath bind target, /etc/hosts, then the termination message last", func(t *testing.T) {
+		assert.Equal(t, []*runtimeapi.Mount{
+			{ContainerPath: "/data", HostPath: podDir + "/volume-subpaths/data/web/0"},
+			{ContainerPath: "/etc/hosts", HostPath: podDir + "/etc-hosts"},
+			{ContainerPath: "/dev/termination-log", HostPath: podDir + "/containers/web/0000002a"},
+		}, cfg.Mounts)
+		fi, err := node.Files.Stat(podDir + "/containers/web/0000002a")
+		require.NoError(t, err)
+		assert.Equal(t, fs.FileMode(0o666), fi.Mode().Perm())
+		hostsFile, err := node.Files.ReadFile(podDir + "/etc-hosts")
+		require.NoError(t, err)
+		assert.Contains(t, string(hostsFile), "10.244.1.17\tweb-7d9f8\n")
+	})
+	t.Run("devices and CDI devices are empty, not nil", func(t *testing.T) {
+		assert.NotNil(t, cfg.Devices)
+		assert.Empty(t, cfg.Devices)
+		assert.NotNil(t, cfg.CDIDevices)
+		assert.Empty(t, cfg.CDIDevices)
+	})
+	t.Run("SPEC 10.5 sample resources on cgroup v2", func(t *testing.T) {
+		assert.Equal(t, &runtimeapi.LinuxContainerResources{
+			CpuPeriod: 100000, CpuQuota: 100000, CpuShares: 256, MemoryLimitInBytes: 536870912, OomScoreAdj: 993,
+			HugepageLimits: []*runtimeapi.HugepageLimit{{PageSize: "2MB"}, {PageSize: "1GB"}},
+			Unified:        map[string]string{"memory.low": "0", "memory.min": "0", "memory.oom.group": "1"},
+		}, cfg.Linux.Resources)
+	})
+	t.Run("security context: image runs as root without a runAsUser, default namespaces", func(t *testing.T) {
+		sc := cfg.Linux.SecurityContext
+		assert.Equal(t, &runtimeapi.Int64Value{Value: 0}, sc.RunAsUser)
+		assert.Equal(t, &runtimeapi.NamespaceOption{
+			Pid: runtimeapi.NamespaceMode_CONTAINER, UsernsOptions: &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE},
+		}, sc.NamespaceOptions)
+		assert.Equal(t, &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, sc.Seccomp)
+	})
+	t.Run("the log directory was made", func(t *testing.T) {
+		fi, err := node.Files.Stat("/var/log/pods/shop_web-7d9f8_" + podUID + "/web")
+		require.NoError(t, err)
+		assert.True(t, fi.IsDir())
+	})
+	t.Run("no stop signal while ContainerStopSignals is off", func(t *testing.T) {
+		assert.Equal(t, runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT, cfg.StopSignal)
+	})
+}
+
+func TestGenerateContainerConfigFeatures(t *testing.T) {
+	ctx := context.Background()
+	t.Run("stop signal with the ContainerStopSignals gate", func(t *testing.T) {
+		node := configgentest.NewNode()
+		gates := configgen.DefaultFeatureGates()
+		gates.ContainerStopSignals = true
+		node.Options.FeatureGates = &gates
+		gen, err := node.Generator()
+		require.NoError(t, err)
+		pod := samplePod()
+		sig := v1.SIGUSR1
+		pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
+		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		require.NoError(t, err)
+		assert.Equal(t, runtimeapi.Signal_SIGNAL_SIGUSR1, cfg.StopSignal)
+	})
+	t.Run("user namespaces: every mount gets the pod's id mappings", func(t *testing.T) {
+		node := configgentest.NewNode()
+		node.Options.Security.UserNamespaces = securitytest.FixedUserNamespaces(65536)
+		gen, err := node.Generator()
+		require.NoError(t, err)
+		pod := samplePod()
+		pod.Spec.HostUsers = ptr.To(false)
+		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", node.Volumes(pod), "")
+		require.NoError(t, err)
+		want := []*runtimeapi.IDMapping{{HostId: 65536, ContainerId: 0, Length: 65536}}
+		require.Len(t, cfg.Mounts, 3)
+		for _, m := range cfg.Mounts {
+			assert.Equal(t, want, m.UidMappings, m.ContainerPath)
+			assert.Equal(t, want, m.GidMappings, m.ContainerPath)
+		}
+	})
+	t.Run("ephemeral container targeting another gets its PID namespace", func(t *testing.T) {
+		node, gen := sampleNode(t)
+		pod := samplePod()
+		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "target-id")
+		require.NoError(t, err)
+		assert.Equal(t, runtimeapi.NamespaceMode_TARGET, cfg.Linux.SecurityContext.NamespaceOptions.Pid)
+		assert.Equal(t, "target-id", cfg.Linux.SecurityContext.NamespaceOptions.TargetId)
+	})
+	t.Run("no pod IPs and no host network: no /etc/hosts mount", func(t *testing.T) {
+		node, gen := sampleNode(t)
+		pod := samplePod()
+		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		require.NoError(t, err)
+		for _, m := range cfg.Mounts {
+			assert.NotEqual(t, "/etc/hosts", m.ContainerPath)
+		}
+	})
+	t.Run("device-plugin devices, envs, annotations and CDI devices come first", func(t *testing.T) {
+		node := configgentest.NewNode()
+		node.Options.DeviceResources = configgen.DeviceResourceGetterFunc(func(context.Context, *v1.Pod, *v1.Container) (*configgen.DeviceResources, error) {
+			return &configgen.DeviceResources{
+				Envs:        []configgen.EnvVar{{Name: "GPU", Value: "0"}},
+				Annotations: map[string]string{"dp": "x"},
+				CDIDevices:  []string{"vendor.com/gpu=0"},
+			}, nil
+		})
+		gen, err := node.Generator()
+		require.NoError(t, err)
+		pod := samplePod()
+		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		require.NoError(t, err)
+		assert.Equal(t, "GPU", cfg.Envs[0].Key)
+		assert.Equal(t, "x", cfg.Annotations["dp"])
+		assert.Equal(t, []*runtimeapi.CDIDevice{{Name: "vendor.com/gpu=0"}}, cfg.CDIDevices)
+	})
+}
+
+func TestGenerateContainerConfigErrors(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		node    func(*configgentest.Node)
+		pod     func(*v1.Pod)
+		wantErr string
+		wantIs  error
+	}{
+		{
+			name:    "runAsNonRoot with an image that runs as root is refused",
+			pod:     func(p *v1.Pod) { p.Spec.SecurityContext = &v1.PodSecurityContext{RunAsNonRoot: ptr.To(true)} },
+			wantErr: `container has runAsNonRoot and image will run as root (pod: "web-7d9f8_shop(` + podUID + `)", container: web)`,
+			wantIs:  security.ErrRunAsNonRoot,
+		},
+		{
+			name:    "no image-user source is an error, never a guess",
+			node:    func(n *configgentest.Node) { n.ImageUsers = nil },
+			wantErr: "missing dependency: Options.ImageUsers is needed to check runAsNonRoot against the image's user",
+			wantIs:  configgen.ErrMissingDependency,
+		},
+		{
+			name:    "a pod UID that is not one path element is refused before anything is built",
+			pod:     func(p *v1.Pod) { p.UID = "../../etc" },
+			wantErr: `pod "shop/web-7d9f8": invalid pod: metadata.uid "../../etc" must not contain '/' or NUL`,
+			wantIs:  configgen.ErrInvalidPod,
+		},
+		{
+			name:    "a container name of .. is refused",
+			pod:     func(p *v1.Pod) { p.Spec.Containers[0].Name = ".." },
+			wantErr: `pod "shop/web-7d9f8": invalid pod: container name ".." is not a valid path element`,
+			wantIs:  configgen.ErrInvalidPod,
+		},
+		{
+			name:    "a Localhost seccomp profile without a name fails with kubelet's text",
+			pod:     func(p *v1.Pod) { p.Spec.SecurityContext = &v1.PodSecurityContext{SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeLocalhost}} },
+			wantErr: "localhostProfile must be set if seccompProfile type is Localhost.",
+		},
+		{
+			name:    "a missing volume fails with kubelet's text",
+			pod:     func(p *v1.Pod) { p.Spec.Containers[0].VolumeMounts[0].Name = "nope" },
+			wantErr: `cannot find volume "nope" to mount into container "web"`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node := configgentest.NewNode()
+			if tt.node != nil {
+				tt.node(node)
+			}
+			gen, err := node.Generator()
+			require.NoError(t, err)
+			pod := samplePod()
+			volumes := node.Volumes(pod)
+			if tt.pod != nil {
+				tt.pod(pod)
+			}
+			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", volumes, "")
+			require.EqualError(t, err, tt.wantErr)
+			if tt.wantIs != nil {
+				assert.ErrorIs(t, err, tt.wantIs)
+			}
+			assert.Nil(t, cfg)
+			require.NotNil(t, cleanup, "the cleanup is never nil")
+			assert.Empty(t, node.Subpather.Binds(), "subPath binds made before the failure are undone")
+			_, statErr := node.Files.Stat("/var/log/pods/shop_web-7d9f8_" + podUID)
+			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no log directory is left behind")
+			_, statErr = node.Files.Stat("/var/lib/kubelet/pods/" + podUID + "/containers")
+			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no container directory is left behind")
+		})
+	}
+}
+
+func TestGeneratePodSandboxConfig(t *testing.T) {
+	ctx := context.Background()
+	_, gen := sampleNode(t)
+	pod := samplePod()
+	pod.Spec.Hostname, pod.Spec.Subdomain = "web", "frontend"
+	pod.Spec.Containers[0].Ports = []v1.ContainerPort{{Name: "http", ContainerPort: 8080, HostPort: 80, Protocol: v1.ProtocolTCP}}
+	cfg, err := gen.GeneratePodSandboxConfig(ctx, pod, 1)
+	require.NoError(t, err)
+
+	assert.Equal(t, &runtimeapi.PodSandboxMetadata{Name: "web-7d9f8", Namespace: "shop", Uid: podUID, Attempt: 1}, cfg.Metadata)
+	assert.Equal(t, "web", cfg.Hostname, "short hostname unless setHostnameAsFQDN")
+	assert.Equal(t, "/var/log/pods/shop_web-7d9f8_"+podUID, cfg.LogDirectory)
+	assert.Equal(t, []*runtimeapi.PortMapping{{ContainerPort: 8080, HostPort: 80}}, cfg.PortMappings)
+	assert.Equal(t, "/kubepods/burstable/pod"+podUID, cfg.Linux.CgroupParent)
+	assert.Equal(t, &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault}, cfg.Linux.SecurityContext.Seccomp)
+	assert.Nil(t, cfg.Linux.SecurityContext.NamespaceOptions, "no pod securityContext: no namespace options in the sandbox")
+	assert.NotNil(t, cfg.Linux.Sysctls)
+	assert.Equal(t, []string{"10.96.0.10"}, cfg.DnsConfig.Servers)
+	assert.Equal(t, int64(536870912), cfg.Linux.Resources.MemoryLimitInBytes)
+
+	t.Run("setHostnameAsFQDN gives the FQDN", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Spec.SetHostnameAsFQDN = ptr.To(true)
+		cfg, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.NoError(t, err)
+		assert.Equal(t, "web.frontend.shop.svc.cluster.local", cfg.Hostname)
+	})
+	t.Run("host-network pods get no hostname", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Spec.HostNetwork = true
+		cfg, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.NoError(t, err)
+		assert.Empty(t, cfg.Hostname)
+	})
+	t.Run("an invalid hostname fails with kubelet's text", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Spec.Hostname = "Bad_Name"
+		_, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.ErrorContains(t, err, `pod Hostname "Bad_Name" is not a valid DNS label`)
+	})
+	t.Run("a namespace with a slash is refused", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Namespace = "a/b"
+		_, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.ErrorIs(t, err, configgen.ErrInvalidPod)
+	})
+}
+
+func TestGenerateRunContainerOptions(t *testing.T) {
+	node, gen := sampleNode(t)
+	pod := samplePod()
+	opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], []string{"10.0.0.9"}, node.Volumes(pod))
+	require.NoError(t, err)
+	require.NotNil(t, cleanup)
+	assert.Equal(t, "web-7d9f8", opts.Hostname)
+	assert.Equal(t, "/var/lib/kubelet/pods/"+podUID+"/containers/web", opts.PodContainerDir)
+	require.Len(t, opts.Mounts, 2)
+	assert.Equal(t, mounts.HostsMountName, opts.Mounts[1].Name)
+	assert.Equal(t, []configgen.EnvVar{{Name: "PORT", Value: "8080"}, {Name: "POD_IP", Value: "10.0.0.9"}}, opts.Envs)
+}
+
+func TestRestartCountFromLogs(t *testing.T) {
+	node, gen := sampleNode(t)
+	pod := samplePod()
+	dir := "/var/log/pods/shop_web-7d9f8_" + podUID + "/web"
+	n, err := gen.RestartCountFromLogs(pod, "web")
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "no log directory: 0")
+	require.NoError(t, node.Files.MkdirAll(dir, 0o755))
+	for _, f := range []string{"0.log", "1.log", "4.log.20240101-000000", "7.log.gz", "junk.log"} {
+		require.NoError(t, node.Files.WriteFile(dir+"/"+f, nil, 0o644))
+	}
+	n, err = gen.RestartCountFromLogs(pod, "web")
+	require.NoError(t, err)
+	assert.Equal(t, 8, n)
+}
+
+// A Generator is shared by every pod worker of a kubelet; run it from many goroutines under -race.
+func TestGeneratorConcurrentUse(t *testing.T) {
+	node, gen := sampleNode(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for i := 0; i < 32; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			pod := samplePod()
+			pod.UID += types.UID("-" + string(rune('a'+i%26)))
+			if _, err := gen.GeneratePodSandboxConfig(context.Background(), pod, 0); err != nil {
+				errs <- err
+				return
+			}
+			if _, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", node.Volumes(pod), ""); err != nil {
+				errs <- err
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	binds := node.Subpather.Binds()
+	targets := make([]string, 0, len(binds))
+	for k := range binds {
+		targets = append(targets, k)
+	}
+	sort.Strings(targets)
+	assert.Len(t, targets, 26, "one subPath bind per distinct pod")
+}
