@@ -250,8 +250,10 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			wantIs:  configgen.ErrInvalidPod,
 		},
 		{
-			name:    "a Localhost seccomp profile without a name fails with kubelet's text",
-			pod:     func(p *v1.Pod) { p.Spec.SecurityContext = &v1.PodSecurityContext{SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeLocalhost}} },
+			name: "a Localhost seccomp profile without a name fails with kubelet's text",
+			pod: func(p *v1.Pod) {
+				p.Spec.SecurityContext = &v1.PodSecurityContext{SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeLocalhost}}
+			},
 			wantErr: "localhostProfile must be set if seccompProfile type is Localhost.",
 		},
 		{
