@@ -1,0 +1,109 @@
+package configgentest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// The store must satisfy every getter a Generator takes.
+var (
+	_ configgen.ConfigMapGetter = (*configgentest.Objects)(nil)
+	_ configgen.SecretGetter    = (*configgentest.Objects)(nil)
+	_ configgen.ServiceLister   = (*configgentest.Objects)(nil)
+	_ configgen.NodeGetter      = (*configgentest.Objects)(nil)
+)
+
+func TestObjects(t *testing.T) {
+	ctx := context.Background()
+	meta := func(ns, name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: ns, Name: name} }
+	o := configgentest.NewObjects(
+		&v1.ConfigMap{ObjectMeta: meta("a", "cm")},
+		&v1.Secret{ObjectMeta: meta("a", "s")},
+		&v1.Service{ObjectMeta: meta("a", "zeta")}, &v1.Service{ObjectMeta: meta("a", "alpha")},
+		&v1.Service{ObjectMeta: meta("default", "kubernetes")},
+	)
+
+	t.Run("found objects are returned", func(t *testing.T) {
+		cm, err := o.GetConfigMap(ctx, "a", "cm")
+		require.NoError(t, err)
+		assert.Equal(t, "cm", cm.Name)
+		s, err := o.GetSecret(ctx, "a", "s")
+		require.NoError(t, err)
+		assert.Equal(t, "s", s.Name)
+	})
+	t.Run("missing objects are the API's NotFound, in the right namespace only", func(t *testing.T) {
+		_, err := o.GetConfigMap(ctx, "b", "cm")
+		assert.True(t, apierrors.IsNotFound(err))
+		assert.EqualError(t, err, `configmaps "cm" not found`)
+		_, err = o.GetSecret(ctx, "a", "nope")
+		assert.True(t, apierrors.IsNotFound(err))
+		assert.EqualError(t, err, `secrets "nope" not found`)
+	})
+	t.Run("services are listed per namespace, sorted by name", func(t *testing.T) {
+		svcs, err := o.ListServices(ctx, "a")
+		require.NoError(t, err)
+		require.Len(t, svcs, 2)
+		assert.Equal(t, []string{"alpha", "zeta"}, []string{svcs[0].Name, svcs[1].Name})
+		all, err := o.ListServices(ctx, "")
+		require.NoError(t, err)
+		assert.Len(t, all, 3)
+	})
+	t.Run("adding an object of the same name replaces it", func(t *testing.T) {
+		o.Add(&v1.Service{ObjectMeta: meta("a", "alpha"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.1"}})
+		svcs, err := o.ListServices(ctx, "a")
+		require.NoError(t, err)
+		require.Len(t, svcs, 2)
+		assert.Equal(t, "10.0.0.1", svcs[0].Spec.ClusterIP)
+	})
+	t.Run("no node added: a node with no addresses", func(t *testing.T) {
+		n, err := o.GetNode(ctx)
+		require.NoError(t, err)
+		assert.Empty(t, n.Status.Addresses)
+	})
+}
+
+func TestNodeVolumes(t *testing.T) {
+	root := "/var/lib/kubelet/pods/u1/volumes/"
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1"},
+		Spec: v1.PodSpec{Volumes: []v1.Volume{
+			{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+			{Name: "c", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{}}},
+			{Name: "s", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{}}},
+			{Name: "d", VolumeSource: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{}}},
+			{Name: "pr", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{}}},
+			{Name: "h", VolumeSource: v1.VolumeSource{HostPath: &v1.HostPathVolumeSource{Path: "/srv/h"}}},
+			{Name: "pvc", VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: "claim", ReadOnly: true}}},
+			{Name: "img", VolumeSource: v1.VolumeSource{Image: &v1.ImageVolumeSource{Reference: "tools:1"}}},
+		}},
+	}
+	node := configgentest.NewNode()
+	got := node.Volumes(pod)
+	assert.Equal(t, mounts.VolumeMap{
+		"e":   {HostPath: root + "kubernetes.io~empty-dir/e", SELinuxRelabel: true},
+		"c":   {HostPath: root + "kubernetes.io~configmap/c", ReadOnly: true, SELinuxRelabel: true},
+		"s":   {HostPath: root + "kubernetes.io~secret/s", ReadOnly: true, SELinuxRelabel: true},
+		"d":   {HostPath: root + "kubernetes.io~downward-api/d", ReadOnly: true, SELinuxRelabel: true},
+		"pr":  {HostPath: root + "kubernetes.io~projected/pr", ReadOnly: true, SELinuxRelabel: true},
+		"h":   {HostPath: "/srv/h"},
+		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, SELinuxRelabel: true, InnerVolumeName: "claim"},
+		"img": {Image: &runtimeapi.ImageSpec{Image: "tools:1", UserSpecifiedImage: "tools:1"}},
+	}, got)
+	exists, err := node.HostUtils.PathExists(root + "kubernetes.io~empty-dir/e")
+	require.NoError(t, err)
+	assert.True(t, exists, "volume directories are known to HostUtils")
+	fi, err := node.Files.Stat(root + "kubernetes.io~secret/s")
+	require.NoError(t, err)
+	assert.True(t, fi.IsDir(), "and exist in Files")
+}
