@@ -8,6 +8,9 @@ import (
 	"k8s.io/mount-utils"
 )
 
+// Any mount-utils mounter can be passed to WithMounter.
+var _ Mounter = mount.Interface(nil)
+
 // sysMounter checks and removes mount points with system calls, without running mount(8) or
 // reading the mount table, which is what keeps a subPath preparation in the tens of microseconds.
 type sysMounter struct {
