@@ -53,6 +53,9 @@ func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 	defer func() { _ = unix.Close(parentFD) }()
 	cur := filepath.Join(append([]string{realBase}, existing...)...)
 	for _, name := range missing {
+		if name == "." || name == ".." {
+			return &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", pathname, realBase)}
+		}
 		cur = filepath.Join(cur, name)
 		childFD, err := makeDirAt(parentFD, name, cur, perm)
 		if err != nil {

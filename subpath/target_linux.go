@@ -42,10 +42,7 @@ func (l *Linux) prepareTarget(podDir, target string, isDir bool) (created []stri
 		parentFD = fd
 		elems = elems[len(elems)-1:]
 	}
-	cur := filepath.Dir(target)
-	if len(elems) > 1 {
-		cur = filepath.Clean(podDir)
-	}
+	cur := filepath.Clean(podDir)
 	for _, name := range elems[:len(elems)-1] {
 		cur = filepath.Join(cur, name)
 		childFD, err := unix.Openat(parentFD, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
