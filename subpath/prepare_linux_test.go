@@ -184,10 +184,10 @@ func TestPrepareSafeSubpathRejects(t *testing.T) {
 			msg:   `error resolving symlinks in "${R}/vol/link": lstat ${R}/vol/missing: no such file or directory`,
 		},
 		{
-			name:  "regular file in the middle is rejected",
-			rel:   "file/x",
-			kind:  unix.ENOTDIR,
-			msg:   `error resolving symlinks in "${R}/vol/file/x": not a directory`,
+			name: "regular file in the middle is rejected",
+			rel:  "file/x",
+			kind: unix.ENOTDIR,
+			msg:  `error resolving symlinks in "${R}/vol/file/x": not a directory`,
 		},
 		{
 			name:  "FIFO in the middle is rejected",

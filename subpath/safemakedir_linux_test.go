@@ -67,8 +67,10 @@ func TestSafeMakeDir(t *testing.T) {
 			check:  fails(subpath.ErrOutsideBase, "path ${R}/outside/x is outside of allowed base ${R}/vol"),
 		},
 		{
-			name:   "absolute symlink out of the volume in the middle is rejected",
-			setup:  func(t *testing.T, root, vol string) { symlink(t, filepath.Join(root, "outside"), filepath.Join(vol, "link")) },
+			name: "absolute symlink out of the volume in the middle is rejected",
+			setup: func(t *testing.T, root, vol string) {
+				symlink(t, filepath.Join(root, "outside"), filepath.Join(vol, "link"))
+			},
 			subdir: "link/x",
 			check:  fails(subpath.ErrOutsideBase, "path ${R}/outside is outside of allowed base ${R}/vol"),
 		},
