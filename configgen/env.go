@@ -83,7 +83,7 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []str
 			return nil, nil, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
 	}
-	b := &envBuilder{ctx: ctx, in: &in}
+	b := &envBuilder{ctx: ctx, in: in}
 	if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, err
 	}
@@ -112,7 +112,7 @@ func isStaticPod(pod *v1.Pod) bool {
 // duplicates nor $(VAR) lookups need a Go map per call.
 type envBuilder struct {
 	ctx context.Context
-	in  *EnvInput
+	in  EnvInput
 
 	all   []EnvVar // the result: room for the defined variables, then the service variables
 	vars  []EnvVar // the defined variables, in order of first definition, within all
@@ -139,6 +139,7 @@ type envBuilder struct {
 	hostIPs   []string
 	podIP     string
 	podIPs    []string
+	podIPBuf  [2]string
 	podIPDone bool
 
 	warnings []string

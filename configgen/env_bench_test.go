@@ -13,8 +13,9 @@ import (
 
 // benchEnvInput is a container with 10 env entries (3 literals with $(VAR), 2 configMapKeyRef,
 // 2 secretKeyRef, 2 fieldRef, 1 resourceFieldRef), envFrom one ConfigMap of 20 keys, and 10
-// Services in the pod's namespace plus default/kubernetes, all served from memory.
-func benchEnvInput() configgen.EnvInput {
+// Services with the given number of named ports in the pod's namespace plus default/kubernetes,
+// all served from memory.
+func benchEnvInput(ports int) configgen.EnvInput {
 	data := map[string]string{}
 	for i := range 20 {
 		data[fmt.Sprintf("SETTING_%02d", i)] = fmt.Sprintf("value-%d", i)
@@ -24,7 +25,7 @@ func benchEnvInput() configgen.EnvInput {
 	byNS := map[string][]*v1.Service{"default": {kubernetesService()}}
 	for i := range 10 {
 		byNS["ns"] = append(byNS["ns"], svc("ns", fmt.Sprintf("backend-%d", i), fmt.Sprintf("10.0.1.%d", i+1),
-			port("http", 8080, ""), port("metrics", 9090, v1.ProtocolTCP)))
+			[]v1.ServicePort{port("http", 8080, ""), port("metrics", 9090, v1.ProtocolTCP)}[:ports]...))
 	}
 	node := &v1.Node{Status: v1.NodeStatus{
 		Addresses:   []v1.NodeAddress{{Type: v1.NodeInternalIP, Address: "10.0.0.5"}},
@@ -60,20 +61,25 @@ func benchEnvInput() configgen.EnvInput {
 }
 
 func BenchmarkMakeEnvironmentVariables(b *testing.B) {
-	in := benchEnvInput()
-	ctx := context.Background()
-	envs, _, err := configgen.MakeEnvironmentVariables(ctx, in)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(envs) != 20+10+10*13+8 {
-		b.Fatalf("got %d variables", len(envs))
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := configgen.MakeEnvironmentVariables(ctx, in); err != nil {
-			b.Fatal(err)
-		}
+	for _, ports := range []int{1, 2} {
+		b.Run(fmt.Sprintf("servicePorts=%d", ports), func(b *testing.B) {
+			in := benchEnvInput(ports)
+			ctx := context.Background()
+			envs, _, err := configgen.MakeEnvironmentVariables(ctx, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// 20 from the ConfigMap, 10 env entries, 8 for kubernetes, 3 + 5 per port per Service.
+			if want := 20 + 10 + 8 + 10*(3+5*ports); len(envs) != want {
+				b.Fatalf("got %d variables, want %d", len(envs), want)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := configgen.MakeEnvironmentVariables(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -162,7 +162,7 @@ func (b *envBuilder) sortPodIPs() {
 			secondary = ip
 		}
 	}
-	b.podIPs = make([]string, 0, 2)
+	b.podIPs = b.podIPBuf[:0]
 	if primary != "" {
 		b.podIPs = append(b.podIPs, primary)
 	}

@@ -95,7 +95,12 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 	}
 	w := envWriter{vars: dst}
 	w.text.Grow(b.svcText)
-	groups := make([]varGroup, len(b.services))
+	var groupBuf [16]varGroup
+	groups := groupBuf[:0]
+	if len(b.services) > len(groupBuf) {
+		groups = make([]varGroup, 0, len(b.services))
+	}
+	groups = groups[:len(b.services)]
 	for i, s := range b.services {
 		at := w.text.Len()
 		writeEnvName(&w.text, s.Name)
@@ -242,24 +247,24 @@ func serviceEnvSize(s *v1.Service) (size, count int) {
 	if strings.IndexByte(s.Spec.ClusterIP, ':') >= 0 {
 		ip += 2
 	}
-	first := &s.Spec.Ports[0]
-	url := func(p *v1.ServicePort) int { return len(protocol(p)) + len("://:") + ip + digits(p.Port) }
-	size = name // the prefix itself
-	size += name + len("_PORT") + url(first)
-	size += name + len("_SERVICE_HOST")
-	size += name + len("_SERVICE_PORT") + digits(first.Port)
-	count = 3
+	size = name                               // the prefix itself
+	size += 2 * (name + len("_SERVICE_HOST")) // _SERVICE_HOST and _SERVICE_PORT
+	count = 3                                 // those two and <NAME>_PORT
 	for i := range s.Spec.Ports {
 		p := &s.Spec.Ports[i]
+		proto := len(protocol(p))
+		switch p.Protocol {
+		case "", v1.ProtocolTCP, v1.ProtocolUDP, v1.ProtocolSCTP:
+		default:
+			size += 2 * proto // written upper and lower case
+		}
 		if p.Name != "" {
-			size += name + len("_SERVICE_PORT_") + len(p.Name) + digits(p.Port)
+			size += name + len("_SERVICE_PORT_") + len(p.Name)
 			count++
 		}
-		base := name + len("_PORT_") + digits(p.Port) + 1 + len(protocol(p))
-		size += base + url(p)
-		size += base + len("_ADDR")
-		size += base + len("_PORT") + digits(p.Port)
-		size += base + len("_PROTO") + len(protocol(p))
+		size += proto + len("://:") + ip + digits(p.Port) // the URL, holding the port number
+		base := name + len("_PORT_") + digits(p.Port) + 1 + proto
+		size += 4*base + len("_ADDR_PORT_PROTO")
 		count += 4
 	}
 	return size, count
@@ -285,38 +290,62 @@ type envWriter struct {
 
 // addService writes the variables of one Service, whose name written as a variable prefix is
 // prefix (kubelet: envvars.FromServices). It writes them in name order when the Service declares
-// its ports, and its named ports, in order.
+// its ports, and its named ports, in order. Strings that repeat (a port number, the first port's
+// URL, the "<NAME>_PORT" name) are written once and shared.
 func (w *envWriter) addService(s *v1.Service, prefix string) {
 	ip := s.Spec.ClusterIP
-	first := &s.Spec.Ports[0]
-
-	// Docker link variables: <NAME>_PORT, then per port <NAME>_PORT_<port>_<PROTO> and its
-	// _ADDR, _PORT and _PROTO.
-	w.add(prefix, "_PORT", "", w.url(protocol(first), ip, first.Port))
+	// <NAME>_PORT comes first in name order but takes the first port's URL: keep its place.
+	portVar := len(w.vars)
+	w.vars = append(w.vars, EnvVar{})
+	var portBuf [8]string
+	ports := portBuf[:0]
 	for i := range s.Spec.Ports {
 		p := &s.Spec.Ports[i]
-		proto := protocol(p)
+		upper, lower := w.protocolCases(p.Protocol)
+		url := w.url(lower, ip, p.Port)
+		port := url[len(url)-digits(p.Port):]
+		ports = append(ports, port)
+		// <NAME>_PORT_<port>_<PROTO> and its _ADDR, _PORT and _PROTO.
 		at := w.text.Len()
 		w.text.WriteString(prefix)
 		w.text.WriteString("_PORT_")
-		var num [12]byte
-		w.text.Write(strconv.AppendInt(num[:0], int64(p.Port), 10))
+		w.text.WriteString(port)
 		w.text.WriteByte('_')
-		writeUpper(&w.text, proto)
+		w.text.WriteString(upper)
 		base := w.text.String()[at:]
-		w.vars = append(w.vars, EnvVar{Name: base, Value: w.url(proto, ip, p.Port)})
+		w.vars = append(w.vars, EnvVar{Name: base, Value: url})
 		w.add(base, "_ADDR", "", ip)
-		w.add(base, "_PORT", "", portString(&w.text, p.Port))
-		w.add(base, "_PROTO", "", lowerString(&w.text, proto))
+		w.add(base, "_PORT", "", port)
+		w.add(base, "_PROTO", "", lower)
+		if i == 0 {
+			w.vars[portVar] = EnvVar{Name: base[:len(prefix)+len("_PORT")], Value: url}
+		}
 	}
 
 	w.add(prefix, "_SERVICE_HOST", "", ip)
-	w.add(prefix, "_SERVICE_PORT", "", portString(&w.text, first.Port))
+	w.add(prefix, "_SERVICE_PORT", "", ports[0])
 	for i := range s.Spec.Ports {
 		if p := &s.Spec.Ports[i]; p.Name != "" {
-			w.add(prefix, "_SERVICE_PORT_", p.Name, portString(&w.text, p.Port))
+			w.add(prefix, "_SERVICE_PORT_", p.Name, ports[i])
 		}
 	}
+}
+
+// protocolCases returns the port's protocol (TCP when unset) upper-cased for names and
+// lower-cased for values, without writing anything for the protocols the API allows.
+func (w *envWriter) protocolCases(p v1.Protocol) (upper, lower string) {
+	switch p {
+	case "", v1.ProtocolTCP:
+		return "TCP", "tcp"
+	case v1.ProtocolUDP:
+		return "UDP", "udp"
+	case v1.ProtocolSCTP:
+		return "SCTP", "sctp"
+	}
+	at := w.text.Len()
+	writeUpper(&w.text, string(p))
+	upper = w.text.String()[at:]
+	return upper, lowerString(&w.text, string(p))
 }
 
 // add defines the variable named name + suffix + envName(portName) with the given value.
@@ -330,13 +359,13 @@ func (w *envWriter) add(name, suffix, portName, value string) {
 	w.vars = append(w.vars, EnvVar{Name: w.text.String()[at:], Value: value})
 }
 
-// url writes "<proto in lower case>://<ip>:<port>", the IP in brackets when it is IPv6.
+// url writes "<proto>://<ip>:<port>", the IP in brackets when it is IPv6 (net.JoinHostPort's
+// rule, which kubelet uses).
 func (w *envWriter) url(proto, ip string, port int32) string {
 	at := w.text.Len()
-	writeLower(&w.text, proto)
+	w.text.WriteString(proto)
 	w.text.WriteString("://")
 	if strings.IndexByte(ip, ':') >= 0 {
-		// net.JoinHostPort's rule, which kubelet uses.
 		w.text.WriteByte('[')
 		w.text.WriteString(ip)
 		w.text.WriteByte(']')
@@ -354,13 +383,6 @@ func protocol(p *v1.ServicePort) string {
 		return string(v1.ProtocolTCP)
 	}
 	return string(p.Protocol)
-}
-
-func portString(text *strings.Builder, port int32) string {
-	at := text.Len()
-	var num [12]byte
-	text.Write(strconv.AppendInt(num[:0], int64(port), 10))
-	return text.String()[at:]
 }
 
 func lowerString(text *strings.Builder, s string) string {

@@ -12,22 +12,14 @@ import (
 // It reproduces kubelet's third_party/forked/golang/expansion.Expand. An input without "$" is
 // returned as is, without allocating.
 func Expand(input string, mapping func(string) string) string {
-	return expand(input, func(b *strings.Builder, name string) {
-		b.WriteString(mapping(name))
-	})
+	return expand(input, func(name string) (string, bool) { return mapping(name), true })
 }
 
 // ExpandLookup is Expand with a lookup that reports whether a name is defined: an undefined
 // reference is kept literally as $(NAME), as MappingFuncFor does, without building that string
 // first.
 func ExpandLookup(input string, lookup func(name string) (string, bool)) string {
-	return expand(input, func(b *strings.Builder, name string) {
-		if v, ok := lookup(name); ok {
-			b.WriteString(v)
-			return
-		}
-		writeReference(b, name)
-	})
+	return expand(input, lookup)
 }
 
 // MappingFuncFor returns a mapping for Expand that looks a name up in each map in turn and returns
@@ -49,12 +41,12 @@ func MappingFuncFor(context ...map[string]string) func(string) string {
 // missing holds those names sorted and de-duplicated, nil when every reference resolved; the
 // caller turns it into kubelet's "missing value for A, B" error. "$$" still escapes.
 func ExpandStrict(input string, env map[string]string) (expanded string, missing []string) {
-	expanded = expand(input, func(b *strings.Builder, name string) {
+	expanded = expand(input, func(name string) (string, bool) {
 		v := env[name]
 		if v == "" {
 			missing = append(missing, name)
 		}
-		b.WriteString(v)
+		return v, true
 	})
 	if len(missing) > 1 {
 		slices.Sort(missing)
@@ -63,14 +55,10 @@ func ExpandStrict(input string, env map[string]string) (expanded string, missing
 	return expanded, missing
 }
 
-func writeReference(b *strings.Builder, name string) {
-	b.WriteString("$(")
-	b.WriteString(name)
-	b.WriteByte(')')
-}
-
-// expand is the scanner shared by every entry point; ref writes the replacement of one reference.
-func expand(input string, ref func(b *strings.Builder, name string)) string {
+// expand is the scanner shared by every entry point. resolve returns the replacement of one
+// reference; a name it does not know is kept as the literal reference. The builder stays on the
+// stack because resolve never sees it.
+func expand(input string, resolve func(name string) (string, bool)) string {
 	i := strings.IndexByte(input, '$')
 	if i < 0 {
 		return input
@@ -101,7 +89,14 @@ func expand(input string, ref func(b *strings.Builder, name string)) string {
 				i += 2
 				break
 			}
-			ref(&b, input[i+2:i+2+end])
+			name := input[i+2 : i+2+end]
+			if v, ok := resolve(name); ok {
+				b.WriteString(v)
+			} else {
+				b.WriteString("$(")
+				b.WriteString(name)
+				b.WriteByte(')')
+			}
 			i += 2 + end + 1
 		default:
 			// Kubelet copies "$" and the rune after it. No byte of a multi-byte (or invalid)
