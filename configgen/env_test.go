@@ -585,3 +585,76 @@ func TestMakeEnvironmentVariablesIsDeterministic(t *testing.T) {
 		require.Equal(t, first, again)
 	}
 }
+
+func TestMakeEnvironmentVariablesConcurrentUse(t *testing.T) {
+	in := benchEnvInput(2)
+	want, _, err := configgen.MakeEnvironmentVariables(context.Background(), in)
+	require.NoError(t, err)
+	done := make(chan []configgen.EnvVar)
+	for range 8 {
+		go func() {
+			got, _, _ := configgen.MakeEnvironmentVariables(context.Background(), in)
+			done <- got
+		}()
+	}
+	for range 8 {
+		assert.Equal(t, want, <-done)
+	}
+}
+
+func TestMakeEnvironmentVariablesOddInputs(t *testing.T) {
+	runEnvCases(t, []envCase{
+		{
+			name: "secret getter returning nothing is an error naming pod and container",
+			pod:  testPod(secretKey("A", "creds", "K", false)),
+			setup: func(in *configgen.EnvInput) {
+				in.Secrets = configgen.SecretGetterFunc(func(context.Context, string, string) (*v1.Secret, error) { return nil, nil })
+			},
+			wantErr: `pod ns/web-0 container "app": Secret ns/creds: the getter returned neither an object nor an error`,
+			wantIs:  []error{configgen.ErrInvalidInput},
+		},
+		{
+			name: "node getter returning nothing is an error",
+			pod:  testPod(fieldEnv("H", "status.hostIP")),
+			setup: func(in *configgen.EnvInput) {
+				in.Node = configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) { return nil, nil })
+			},
+			wantErr: `pod ns/web-0 container "app": the node getter returned neither a node nor an error`,
+			wantIs:  []error{configgen.ErrNode},
+		},
+		{
+			name:  "service with an empty name still has its variables shadowed by env",
+			pod:   testPod(lit("_SERVICE_HOST", "mine")),
+			setup: func(in *configgen.EnvInput) { in.Services = services(svc("ns", "", "10.0.0.7", port("", 1, ""))) },
+			want: vars(
+				"_SERVICE_HOST", "mine",
+				"_PORT", "tcp://10.0.0.7:1", "_PORT_1_TCP", "tcp://10.0.0.7:1", "_PORT_1_TCP_ADDR", "10.0.0.7",
+				"_PORT_1_TCP_PORT", "1", "_PORT_1_TCP_PROTO", "tcp", "_SERVICE_PORT", "1",
+			),
+		},
+		{
+			name: "protocol outside the API's set is upper-cased in names and lower-cased in values",
+			pod:  testPod(),
+			setup: func(in *configgen.EnvInput) {
+				in.Services = services(svc("ns", "q", "10.0.0.8", port("", 7, "Quic")))
+			},
+			want: vars(
+				"Q_PORT", "quic://10.0.0.8:7", "Q_PORT_7_QUIC", "quic://10.0.0.8:7", "Q_PORT_7_QUIC_ADDR", "10.0.0.8",
+				"Q_PORT_7_QUIC_PORT", "7", "Q_PORT_7_QUIC_PROTO", "quic", "Q_SERVICE_HOST", "10.0.0.8", "Q_SERVICE_PORT", "7",
+			),
+		},
+		{
+			name: "ports declared out of order still give sorted variables",
+			pod:  testPod(),
+			setup: func(in *configgen.EnvInput) {
+				in.Services = services(svc("ns", "s", "10.0.0.9", port("web", 80, ""), port("admin", 443, "")))
+			},
+			want: vars(
+				"S_PORT", "tcp://10.0.0.9:80",
+				"S_PORT_443_TCP", "tcp://10.0.0.9:443", "S_PORT_443_TCP_ADDR", "10.0.0.9", "S_PORT_443_TCP_PORT", "443", "S_PORT_443_TCP_PROTO", "tcp",
+				"S_PORT_80_TCP", "tcp://10.0.0.9:80", "S_PORT_80_TCP_ADDR", "10.0.0.9", "S_PORT_80_TCP_PORT", "80", "S_PORT_80_TCP_PROTO", "tcp",
+				"S_SERVICE_HOST", "10.0.0.9", "S_SERVICE_PORT", "80", "S_SERVICE_PORT_ADMIN", "443", "S_SERVICE_PORT_WEB", "80",
+			),
+		},
+	})
+}
