@@ -44,10 +44,13 @@ func (l *Linux) CleanSubPaths(podDir, volumeName string) error {
 		if err := l.cleanContainerDir(ctrDir); err != nil {
 			return err
 		}
-		if err := os.Remove(ctrDir); err != nil {
+		if err := l.removeSharedDir(podDir, ctrDir); err != nil {
 			return fmt.Errorf("error deleting %s: %w", ctrDir, err)
 		}
 	}
+	podMu := l.podLockFor(podDir)
+	podMu.Lock()
+	defer podMu.Unlock()
 	if err := os.Remove(subPathDir); err != nil {
 		return fmt.Errorf("error deleting %s: %w", subPathDir, err)
 	}
@@ -56,6 +59,15 @@ func (l *Linux) CleanSubPaths(podDir, volumeName string) error {
 		return fmt.Errorf("error deleting %s: %w", top, err)
 	}
 	return nil
+}
+
+// removeSharedDir removes the empty directory dir under the pod's lock, so that a concurrent
+// PrepareSafeSubpath never sees a parent it opened disappear.
+func (l *Linux) removeSharedDir(podDir, dir string) error {
+	podMu := l.podLockFor(podDir)
+	podMu.Lock()
+	defer podMu.Unlock()
+	return os.Remove(dir)
 }
 
 // readDirNoFollow lists dir, refusing a symlink in its place, sorted by name.

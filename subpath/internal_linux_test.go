@@ -55,7 +55,7 @@ func TestUndoRemovesOnlyWhatItCreated(t *testing.T) {
 	require.NoError(t, os.Mkdir(target, 0o750))
 	require.NoError(t, os.Mkdir(filepath.Join(created[1], "other-container"), 0o750))
 
-	New().undo(target, append(created, target), false)
+	New().undo(dir, target, append(created, target), false)
 	assert.NoDirExists(t, target)
 	assert.NoDirExists(t, created[2])
 	assert.DirExists(t, created[1], "a directory another container still uses stays")
@@ -66,6 +66,6 @@ func TestUndoKeepsNonEmptyTargetFile(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "0")
 	require.NoError(t, os.WriteFile(target, []byte("data"), 0o640))
-	New().undo(target, []string{target}, false)
+	New().undo(dir, target, []string{target}, false)
 	assert.FileExists(t, target, "a file with content is never a placeholder we made")
 }

@@ -60,16 +60,16 @@ func (l *Linux) SetUpLocalVolume(v LocalVolume) (warnings []string, err error) {
 
 	created, err := mkdirAllTracked(v.Dir)
 	if err != nil {
-		l.undo(v.Dir, created, false)
+		l.undo(v.Dir, v.Dir, created, false)
 		return nil, err
 	}
 	if err := bindPaths(v.GlobalPath, v.Dir); err != nil {
-		l.undo(v.Dir, created, false)
+		l.undo(v.Dir, v.Dir, created, false)
 		return nil, err
 	}
 	if v.ReadOnly {
 		if err := unix.Mount("", v.Dir, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
-			l.undo(v.Dir, created, true)
+			l.undo(v.Dir, v.Dir, created, true)
 			return nil, fmt.Errorf("error remounting %s read-only: %w", v.Dir, err)
 		}
 		return nil, nil

@@ -63,15 +63,29 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 	if reused {
 		return target, noop, nil
 	}
-	created, tgtFD, err := l.prepareTarget(sp.PodDir, target, src.Mode&unix.S_IFMT == unix.S_IFDIR)
-	if err != nil {
-		l.undo(target, created, false)
-		return "", noop, err
+	var (
+		created []string
+		tgtFD   int
+	)
+	// Another process may remove a parent directory that looked reusable a moment ago (within
+	// this backend the pod lock prevents it); making the target again then succeeds.
+	for attempt := 0; ; attempt++ {
+		podMu := l.podLockFor(sp.PodDir)
+		podMu.Lock()
+		created, tgtFD, err = l.prepareTarget(sp.PodDir, target, src.Mode&unix.S_IFMT == unix.S_IFDIR)
+		podMu.Unlock()
+		if err == nil {
+			break
+		}
+		l.undo(sp.PodDir, target, created, false)
+		if attempt == maxTargetAttempts-1 || !errors.Is(err, fs.ErrNotExist) {
+			return "", noop, err
+		}
 	}
 	err = unix.Mount(procFD(srcFD), procFD(tgtFD), "", unix.MS_BIND, "")
 	_ = unix.Close(tgtFD)
 	if err != nil {
-		l.undo(target, created, false)
+		l.undo(sp.PodDir, target, created, false)
 		return "", noop, fmt.Errorf("error mounting %s: %w", sp.Path, err)
 	}
 	var once sync.Once
@@ -80,7 +94,7 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if l.stillBinds(target, src) {
-				l.undo(target, created, true)
+				l.undo(sp.PodDir, target, created, true)
 			}
 		})
 	}
@@ -103,6 +117,10 @@ func sameFile(path string, src *unix.Stat_t) bool {
 	err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, unix.STATX_INO, &st)
 	return err == nil && st.Ino == src.Ino && unix.Mkdev(st.Dev_major, st.Dev_minor) == src.Dev
 }
+
+// maxTargetAttempts bounds how often PrepareSafeSubpath remakes a target whose parent directory
+// was removed under it.
+const maxTargetAttempts = 5
 
 func procFD(fd int) string {
 	return "/proc/self/fd/" + strconv.Itoa(fd)

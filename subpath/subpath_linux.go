@@ -2,6 +2,7 @@ package subpath
 
 import (
 	"hash/fnv"
+	"path/filepath"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -18,7 +19,10 @@ const lockStripes = 64
 type Linux struct {
 	mounter    Mounter
 	useOpenat2 bool
-	locks      [lockStripes]sync.Mutex
+	// locks serialise work on one bind target; podLocks serialise creating and removing the
+	// shared volume-subpaths directories of one pod, taken after a target lock, never before.
+	locks    [lockStripes]sync.Mutex
+	podLocks [lockStripes]sync.Mutex
 }
 
 var _ mounts.Subpather = (*Linux)(nil)
@@ -50,7 +54,15 @@ func haveOpenat2() bool {
 }
 
 func (l *Linux) lockFor(target string) *sync.Mutex {
+	return &l.locks[stripe(target)]
+}
+
+func (l *Linux) podLockFor(podDir string) *sync.Mutex {
+	return &l.podLocks[stripe(filepath.Clean(podDir))]
+}
+
+func stripe(key string) uint32 {
 	h := fnv.New32a()
-	_, _ = h.Write([]byte(target))
-	return &l.locks[h.Sum32()%lockStripes]
+	_, _ = h.Write([]byte(key))
+	return h.Sum32() % lockStripes
 }

@@ -185,9 +185,9 @@ func mkdirAllTracked(dir string) ([]string, error) {
 // undo removes what one PrepareSafeSubpath made (kubelet: cleanSubPath and removeEmptyDirs):
 // the mount when unmount is set, then what the call created (the target when it had to make it,
 // and parent directories), innermost first, stopping at the first that is still mounted, not
-// empty or cannot be removed. Nothing is removed recursively, so a failed unmount can never
+// empty or cannot be removed. The caller holds the target's lock; undo takes the pod's. Nothing is removed recursively, so a failed unmount can never
 // delete volume data.
-func (l *Linux) undo(target string, created []string, unmount bool) {
+func (l *Linux) undo(podDir, target string, created []string, unmount bool) {
 	if unmount {
 		if err := l.mounter.Unmount(target); err != nil {
 			return
@@ -197,6 +197,9 @@ func (l *Linux) undo(target string, created []string, unmount bool) {
 	if (err != nil && !errors.Is(err, fs.ErrNotExist)) || mounted {
 		return
 	}
+	podMu := l.podLockFor(podDir)
+	podMu.Lock()
+	defer podMu.Unlock()
 	for i := len(created) - 1; i >= 0; i-- {
 		if removePlaceholder(created[i]) != nil {
 			return
