@@ -185,8 +185,8 @@ func mkdirAllTracked(dir string) ([]string, error) {
 // undo removes what one PrepareSafeSubpath made (kubelet: cleanSubPath and removeEmptyDirs):
 // the mount when unmount is set, then what the call created (the target when it had to make it,
 // and parent directories), innermost first, stopping at the first that is still mounted, not
-// empty or cannot be removed. The caller holds the target's lock; undo takes the pod's. Nothing is removed recursively, so a failed unmount can never
-// delete volume data.
+// empty or cannot be removed. Nothing is removed recursively, so a failed unmount can never
+// delete volume data. The caller holds the target's lock; undo takes the pod's.
 func (l *Linux) undo(podDir, target string, created []string, unmount bool) {
 	if unmount {
 		if err := l.mounter.Unmount(target); err != nil {
