@@ -27,7 +27,7 @@ func (b *envBuilder) resourceFieldRef(fs *v1.ResourceFieldSelector) (string, err
 
 	divisor := fs.Divisor
 	if divisor.IsZero() {
-		divisor = resource.MustParse("1")
+		divisor = *resource.NewQuantity(1, resource.DecimalSI)
 	}
 	kind, name, ok := strings.Cut(fs.Resource, ".")
 	if !ok || (kind != "limits" && kind != "requests") {
