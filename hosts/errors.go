@@ -1,6 +1,10 @@
 package hosts
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
 
 // Error categories, for errors.Is. The error texts themselves match kubelet's where it has one.
 var (
@@ -16,12 +20,5 @@ var (
 	ErrInvalidPodDir = errors.New("invalid pod directory")
 )
 
-// kindError carries an exact message and the category it belongs to, so that callers can match on
-// the category without the category changing the text.
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
+// kindError is the shared error type: kubelet's text, a category and a cause.
+type kindError = errkind.Error

@@ -31,7 +31,7 @@ const FQDNMaxLen = 64
 // rejects a pod an API server would accept.
 func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, domain string, warnings []string, err error) {
 	if pod == nil {
-		return "", "", nil, &kindError{kind: ErrInvalidHostname, msg: "no pod given"}
+		return "", "", nil, &kindError{Kind: ErrInvalidHostname, Msg: "no pod given"}
 	}
 	if pod.Spec.HostnameOverride != nil {
 		override := *pod.Spec.HostnameOverride
@@ -74,7 +74,7 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 }
 
 func invalidName(format, value string, msgs []string) error {
-	return &kindError{kind: ErrInvalidHostname, msg: fmt.Sprintf(format, value, strings.Join(msgs, ";"))}
+	return &kindError{Kind: ErrInvalidHostname, Msg: fmt.Sprintf(format, value, strings.Join(msgs, ";"))}
 }
 
 // TruncatePodHostnameIfNeeded cuts hostname to 63 bytes and then drops trailing '-' and '.', as
@@ -88,7 +88,7 @@ func TruncatePodHostnameIfNeeded(podName, hostname string) (string, []string, er
 	warning := fmt.Sprintf("hostname for pod %q was longer than %d characters, truncated it to %q", podName, HostnameMaxLen, truncated)
 	truncated = strings.TrimRight(truncated, "-.")
 	if truncated == "" {
-		return "", []string{warning}, &kindError{kind: ErrInvalidHostname, msg: fmt.Sprintf("hostname for pod %q was invalid: %q", podName, hostname)}
+		return "", []string{warning}, &kindError{Kind: ErrInvalidHostname, Msg: fmt.Sprintf("hostname for pod %q was invalid: %q", podName, hostname)}
 	}
 	return truncated, []string{warning}, nil
 }
@@ -103,7 +103,7 @@ func GetNodenameForKernel(hostname, hostDomainName string, setHostnameAsFQDN *bo
 	}
 	fqdn := hostname + "." + hostDomainName
 	if len(fqdn) > FQDNMaxLen {
-		return "", &kindError{kind: ErrFQDNTooLong, msg: fmt.Sprintf(
+		return "", &kindError{Kind: ErrFQDNTooLong, Msg: fmt.Sprintf(
 			"failed to construct FQDN from pod hostname and cluster domain, FQDN %s is too long (%d characters is the max, %d characters requested)",
 			fqdn, FQDNMaxLen, len(fqdn))}
 	}

@@ -119,7 +119,7 @@ func isLegacyIP(s string) bool {
 }
 
 func invalidEntry(p *field.Path, value, detail string) error {
-	return &kindError{kind: ErrInvalidHostsEntry, msg: field.Invalid(p, value, detail).Error()}
+	return &kindError{Kind: ErrInvalidHostsEntry, Msg: field.Invalid(p, value, detail).Error()}
 }
 
 // checkToken refuses a value that would not stay one field of one line of a hosts file.

@@ -94,7 +94,7 @@ type HostsFileOptions struct {
 // invalid pod leaves the host untouched.
 func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 	if !filepath.IsAbs(opts.PodDir) || slices.Contains(strings.Split(opts.PodDir, "/"), "..") {
-		return "", &kindError{kind: ErrInvalidPodDir, msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
+		return "", &kindError{Kind: ErrInvalidPodDir, Msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
 	}
 	var content []byte
 	var err error

@@ -1,6 +1,10 @@
 package mounts
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
 
 // Error categories. Every error MakeMounts returns for one of these reasons matches the category
 // with errors.Is, and keeps kubelet's text.
@@ -28,23 +32,7 @@ var (
 	ErrInvalidInput = errors.New("invalid input")
 )
 
-// kindError carries kubelet's exact message while matching a category and, where there is one,
-// the underlying cause with errors.Is and errors.As.
-type kindError struct {
-	kind  error
-	msg   string
-	cause error
-}
+// kindError is the shared error type: kubelet's text, a category and a cause.
+type kindError = errkind.Error
 
-func (e *kindError) Error() string { return e.msg }
-
-func (e *kindError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.cause}
-}
-
-func newError(kind error, msg string, cause error) error {
-	return &kindError{kind: kind, msg: msg, cause: cause}
-}
+func newError(kind error, msg string, cause error) error { return errkind.New(kind, msg, cause) }

@@ -136,7 +136,7 @@ func supplementalGroupsPolicy(p *v1.SupplementalGroupsPolicy) (runtimeapi.Supple
 	}
 	v, ok := runtimeapi.SupplementalGroupsPolicy_value[string(*p)]
 	if !ok {
-		return 0, &kindError{msg: fmt.Sprintf("unsupported supplementalGroupsPolicy: %s", string(*p)), kind: ErrUnsupportedSupplementalGroupsPolicy}
+		return 0, &kindError{Msg: fmt.Sprintf("unsupported supplementalGroupsPolicy: %s", string(*p)), Kind: ErrUnsupportedSupplementalGroupsPolicy}
 	}
 	return runtimeapi.SupplementalGroupsPolicy(v), nil
 }

@@ -1,6 +1,10 @@
 package security
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
 
 // Error categories. Every error this package returns for one of these reasons wraps the matching
 // sentinel, so callers can branch with errors.Is while the message keeps kubelet's exact text.
@@ -21,13 +25,5 @@ var (
 	ErrInvalidInput = errors.New("invalid input")
 )
 
-// kindError carries a message verbatim (kubelet's text) and a category for errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-
-// Unwrap exposes the category.
-func (e *kindError) Unwrap() error { return e.kind }
+// kindError is the shared error type: kubelet's text, a category and a cause.
+type kindError = errkind.Error

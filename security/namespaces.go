@@ -45,13 +45,13 @@ func CheckUserNamespaceSupport(handlers map[string]bool, runtimeHandler string) 
 	case supported:
 		return nil
 	case runtimeHandler == "":
-		return &kindError{msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", kind: ErrUserNamespacesUnsupported}
+		return &kindError{Msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", Kind: ErrUserNamespacesUnsupported}
 	}
 	msg := fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces", runtimeHandler)
 	if why != "" {
 		msg += ": " + why
 	}
-	return &kindError{msg: msg, kind: ErrUserNamespacesUnsupported}
+	return &kindError{Msg: msg, Kind: ErrUserNamespacesUnsupported}
 }
 
 // NamespacesForPod reproduces kubelet's NamespacesForPod: IPC and network are NODE with hostIPC /
@@ -104,7 +104,7 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.
 		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
 	}
 	if r.cfg.UserNamespaces == nil {
-		return nil, &kindError{msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", kind: ErrUserNamespacesUnsupported}
+		return nil, &kindError{Msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", Kind: ErrUserNamespacesUnsupported}
 	}
 	return r.cfg.UserNamespaces.GetOrCreateUserNamespaceMappings(ctx, pod, handler)
 }

@@ -35,13 +35,13 @@ func fieldSeccompProfile(p *v1.SeccompProfile, root string, seccompDefault bool)
 		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, nil
 	}
 	if p.LocalhostProfile == nil || *p.LocalhostProfile == "" {
-		return nil, &kindError{msg: "localhostProfile must be set if seccompProfile type is Localhost.", kind: ErrInvalidSeccompProfile}
+		return nil, &kindError{Msg: "localhostProfile must be set if seccompProfile type is Localhost.", Kind: ErrInvalidSeccompProfile}
 	}
 	ref := filepath.Join(root, *p.LocalhostProfile)
 	if !within(filepath.Clean(root), ref) {
 		return nil, &kindError{
-			msg:  fmt.Sprintf("localhost seccomp profile %q leaves the seccomp profile root %q", *p.LocalhostProfile, root),
-			kind: ErrInvalidSeccompProfile,
+			Msg:  fmt.Sprintf("localhost seccomp profile %q leaves the seccomp profile root %q", *p.LocalhostProfile, root),
+			Kind: ErrInvalidSeccompProfile,
 		}
 	}
 	return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: ref}, nil
@@ -72,12 +72,12 @@ func AppArmorProfile(pod *v1.Pod, container *v1.Container) (*runtimeapi.Security
 		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, v1.DeprecatedAppArmorBetaProfileNameUnconfined, nil
 	case v1.AppArmorProfileTypeLocalhost:
 		if p.LocalhostProfile == nil {
-			return nil, "", &kindError{msg: "missing localhost apparmor profile name", kind: ErrInvalidAppArmorProfile}
+			return nil, "", &kindError{Msg: "missing localhost apparmor profile name", Kind: ErrInvalidAppArmorProfile}
 		}
 		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: *p.LocalhostProfile},
 			v1.DeprecatedAppArmorBetaProfileNamePrefix + *p.LocalhostProfile, nil
 	default:
-		return nil, "", &kindError{msg: fmt.Sprintf("unknown apparmor profile type: %q", p.Type), kind: ErrInvalidAppArmorProfile}
+		return nil, "", &kindError{Msg: fmt.Sprintf("unknown apparmor profile type: %q", p.Type), Kind: ErrInvalidAppArmorProfile}
 	}
 }
 

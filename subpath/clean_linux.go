@@ -23,7 +23,7 @@ import (
 // cleaned in name order and targets in name order within them.
 func (l *Linux) CleanSubPaths(podDir, volumeName string) error {
 	if podDir == "" {
-		return &kindError{kind: ErrInvalidName, msg: "pod directory must not be empty"}
+		return &kindError{Kind: ErrInvalidName, Msg: "pod directory must not be empty"}
 	}
 	if err := ValidateName("volume name", volumeName); err != nil {
 		return err
@@ -77,7 +77,7 @@ func readDirNoFollow(dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		return nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("%s is not a directory", dir), cause: unix.ENOTDIR}
+		return nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("%s is not a directory", dir), Cause: unix.ENOTDIR}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -1,6 +1,10 @@
 package subpath
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
 
 // Error categories. Every error the package returns for one of these reasons matches the
 // category with errors.Is, while its text stays the one kubelet prints.
@@ -18,18 +22,5 @@ var (
 	ErrUnexpectedFile = errors.New("unexpected file type in path")
 )
 
-// kindError carries kubelet's message and, for errors.Is, both a category and the cause.
-type kindError struct {
-	kind  error
-	msg   string
-	cause error
-}
-
-func (e *kindError) Error() string { return e.msg }
-
-func (e *kindError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.cause}
-}
+// kindError is the shared error type: kubelet's text, a category and a cause.
+type kindError = errkind.Error

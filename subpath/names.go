@@ -17,11 +17,11 @@ const containerSubPathDirectoryName = "volume-subpaths"
 func ValidateName(what, name string) error {
 	switch {
 	case name == "":
-		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s must not be empty", what)}
+		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s must not be empty", what)}
 	case name == "." || name == "..":
-		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s %q must not be %q", what, name, name)}
+		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s %q must not be %q", what, name, name)}
 	case strings.ContainsAny(name, "/\x00"):
-		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("%s %q must not contain '/' or NUL", what, name)}
+		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s %q must not contain '/' or NUL", what, name)}
 	}
 	return nil
 }
@@ -32,7 +32,7 @@ func ValidateName(what, name string) error {
 // before any path is built.
 func BindTarget(podDir, volumeName, containerName string, volumeMountIndex int) (string, error) {
 	if podDir == "" {
-		return "", &kindError{kind: ErrInvalidName, msg: "pod directory must not be empty"}
+		return "", &kindError{Kind: ErrInvalidName, Msg: "pod directory must not be empty"}
 	}
 	if err := ValidateName("volume name", volumeName); err != nil {
 		return "", err
@@ -41,7 +41,7 @@ func BindTarget(podDir, volumeName, containerName string, volumeMountIndex int) 
 		return "", err
 	}
 	if volumeMountIndex < 0 {
-		return "", &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("volume mount index %d must not be negative", volumeMountIndex)}
+		return "", &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("volume mount index %d must not be negative", volumeMountIndex)}
 	}
 	return filepath.Join(podDir, containerSubPathDirectoryName, volumeName, containerName, strconv.Itoa(volumeMountIndex)), nil
 }

@@ -53,9 +53,9 @@ func openat2Beneath(baseFD int, basePath string, elems []string, dirOnly bool) (
 		switch err {
 		case nil:
 		case unix.ELOOP, unix.EXDEV:
-			return -1, nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", full), cause: err}
+			return -1, nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("unexpected symlink found %s", full), Cause: err}
 		case unix.ENOTDIR:
-			return -1, nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", full, err), cause: err}
+			return -1, nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("cannot open %s: %v", full, err), Cause: err}
 		default:
 			return -1, nil, fmt.Errorf("cannot open %s: %w", full, err)
 		}
@@ -85,7 +85,7 @@ func walkBeneath(baseFD int, basePath string, elems []string, dirOnly bool) (int
 	for i, name := range elems {
 		if name == ".." || name == "." || name == "" {
 			_ = unix.Close(parent)
-			return -1, nil, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", filepath.Join(cur, name), basePath)}
+			return -1, nil, &kindError{Kind: ErrOutsideBase, Msg: fmt.Sprintf("path %s is outside of allowed base %s", filepath.Join(cur, name), basePath)}
 		}
 		cur = filepath.Join(cur, name)
 		child, err := unix.Openat(parent, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -112,9 +112,9 @@ func checkOpened(fd int, path string, anyType bool) (*unix.Stat_t, error) {
 	}
 	switch mode := st.Mode & unix.S_IFMT; {
 	case mode == unix.S_IFLNK:
-		return nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("unexpected symlink found %s", path), cause: unix.ELOOP}
+		return nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("unexpected symlink found %s", path), Cause: unix.ELOOP}
 	case mode != unix.S_IFDIR && !anyType:
-		return nil, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", path, unix.ENOTDIR), cause: unix.ENOTDIR}
+		return nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("cannot open %s: %v", path, unix.ENOTDIR), Cause: unix.ENOTDIR}
 	}
 	return &st, nil
 }

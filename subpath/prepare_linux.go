@@ -143,7 +143,7 @@ func (l *Linux) openSubpath(path, volumePath string) (int, *unix.Stat_t, error) 
 		return -1, nil, fmt.Errorf("error resolving symlinks in %q: %w", path, err)
 	}
 	if !pathWithinBase(realPath, realVolume) {
-		return -1, nil, &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("subpath %q not within volume path %q", realPath, realVolume)}
+		return -1, nil, &kindError{Kind: ErrOutsideBase, Msg: fmt.Sprintf("subpath %q not within volume path %q", realPath, realVolume)}
 	}
 	baseFD, err := openDir(realVolume)
 	if err != nil {

@@ -27,7 +27,7 @@ const maxSymlinks = 40
 // "cannot create directory <path>: <errno>", so errors.Is(err, os.ErrExist) works.
 func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 	if strings.ContainsRune(subdir, 0) || strings.ContainsRune(base, 0) {
-		return &kindError{kind: ErrInvalidName, msg: fmt.Sprintf("path %q in %q must not contain NUL", subdir, base)}
+		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("path %q in %q must not contain NUL", subdir, base)}
 	}
 	realBase, err := filepath.EvalSymlinks(base)
 	if err != nil {
@@ -35,7 +35,7 @@ func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 	}
 	pathname := filepath.Join(realBase, subdir)
 	if !pathWithinBase(pathname, realBase) {
-		return &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", pathname, realBase)}
+		return &kindError{Kind: ErrOutsideBase, Msg: fmt.Sprintf("path %s is outside of allowed base %s", pathname, realBase)}
 	}
 	existing, missing, err := resolveExisting(realBase, filepath.Clean(base), pathname)
 	if err != nil {
@@ -54,7 +54,7 @@ func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 	cur := filepath.Join(append([]string{realBase}, existing...)...)
 	for _, name := range missing {
 		if name == "." || name == ".." {
-			return &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", pathname, realBase)}
+			return &kindError{Kind: ErrOutsideBase, Msg: fmt.Sprintf("path %s is outside of allowed base %s", pathname, realBase)}
 		}
 		cur = filepath.Join(cur, name)
 		childFD, err := makeDirAt(parentFD, name, cur, perm)
@@ -79,7 +79,7 @@ func makeDirAt(parentFD int, name, path string, perm os.FileMode) (int, error) {
 		if mkErr != nil {
 			return -1, fmt.Errorf("cannot create directory %s: %w", path, mkErr)
 		}
-		return -1, &kindError{kind: ErrUnexpectedFile, msg: fmt.Sprintf("cannot open %s: %v", path, err), cause: err}
+		return -1, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("cannot open %s: %v", path, err), Cause: err}
 	}
 	if mkErr != nil {
 		return fd, nil
@@ -128,7 +128,7 @@ func resolveExisting(realBase, base, pathname string) (existing, missing []strin
 		}
 	}
 	outside := func(p string) error {
-		return &kindError{kind: ErrOutsideBase, msg: fmt.Sprintf("path %s is outside of allowed base %s", p, realBase)}
+		return &kindError{Kind: ErrOutsideBase, Msg: fmt.Sprintf("path %s is outside of allowed base %s", p, realBase)}
 	}
 	links := 0
 	for len(pending) > 0 {
@@ -191,9 +191,9 @@ func resolveExisting(realBase, base, pathname string) (existing, missing []strin
 			return nil, nil, &os.PathError{Op: "mkdir", Path: pathname, Err: unix.ENOTDIR}
 		default:
 			return nil, nil, &kindError{
-				kind:  ErrUnexpectedFile,
-				msg:   fmt.Sprintf("cannot create directory %s: %s is not a directory", pathname, cur),
-				cause: unix.ENOTDIR,
+				Kind:  ErrUnexpectedFile,
+				Msg:   fmt.Sprintf("cannot create directory %s: %s is not a directory", pathname, cur),
+				Cause: unix.ENOTDIR,
 			}
 		}
 	}
