@@ -83,9 +83,15 @@ func BenchmarkMakeEnvironmentVariables(b *testing.B) {
 	}
 }
 
+// BenchmarkExpandContainerCommandAndArgs expands three args against the environment of
+// BenchmarkMakeEnvironmentVariables with one port per Service (118 variables, service links included), as
+// generateContainerConfig does.
 func BenchmarkExpandContainerCommandAndArgs(b *testing.B) {
-	c := &v1.Container{Command: []string{"/server"}, Args: []string{"--listen=$(POD_IP):$(PORT)", "--name=$(POD_NAME)", "--verbose"}}
-	envs := vars("POD_IP", "10.244.1.17", "PORT", "8080", "POD_NAME", "web-0", "A", "a", "B", "b")
+	envs, _, err := configgen.MakeEnvironmentVariables(context.Background(), benchEnvInput(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &v1.Container{Command: []string{"/server"}, Args: []string{"--listen=$(POD_IP):8080", "--name=$(POD_NAME)", "--verbose"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		configgen.ExpandContainerCommandAndArgs(c, envs)

@@ -13,21 +13,20 @@ import (
 // A reference to an undefined variable stays as written and "$$" is an escape for "$". An empty
 // command or args gives nil.
 func ExpandContainerCommandAndArgs(container *v1.Container, envs []EnvVar) (command, args []string) {
-	var mapping func(string) string
+	references := 0
+	for _, list := range [][]string{container.Command, container.Args} {
+		for _, s := range list {
+			references += strings.Count(s, "$(")
+		}
+	}
+	lookup := envLookup(envs, references)
 	expand := func(list []string) []string {
 		if len(list) == 0 {
 			return nil
 		}
 		out := make([]string, len(list))
 		for i, s := range list {
-			if strings.IndexByte(s, '$') < 0 {
-				out[i] = s
-				continue
-			}
-			if mapping == nil {
-				mapping = expansion.MappingFuncFor(envMap(envs))
-			}
-			out[i] = expansion.Expand(s, mapping)
+			out[i] = expansion.ExpandLookup(s, lookup)
 		}
 		return out
 	}
@@ -46,6 +45,27 @@ func ExpandContainerVolumeMounts(mount v1.VolumeMount, envs []EnvVar) (string, e
 		return "", newEnvError(ErrMissingValue, "missing value for "+strings.Join(missing, ", "), nil)
 	}
 	return expanded, nil
+}
+
+// envLookup resolves names against envs, a later duplicate winning (kubelet: envVarsToMap). For
+// a few references it scans envs from the end, which is cheaper than indexing a container's whole
+// environment (service variables included) in a map.
+func envLookup(envs []EnvVar, references int) func(string) (string, bool) {
+	if references <= 8 {
+		return func(name string) (string, bool) {
+			for i := len(envs) - 1; i >= 0; i-- {
+				if envs[i].Name == name {
+					return envs[i].Value, true
+				}
+			}
+			return "", false
+		}
+	}
+	m := envMap(envs)
+	return func(name string) (string, bool) {
+		v, ok := m[name]
+		return v, ok
+	}
 }
 
 // envMap indexes envs by name, a later duplicate winning (kubelet: envVarsToMap).
