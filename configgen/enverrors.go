@@ -1,6 +1,10 @@
 package configgen
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
 
 // Categories of the errors MakeEnvironmentVariables and the expansion helpers return; test them
 // with errors.Is. The error texts themselves are kubelet's.
@@ -30,22 +34,8 @@ var (
 	ErrInvalidInput = errors.New("invalid input")
 )
 
-// envError carries kubelet's exact text while letting errors.Is find its category and its cause.
-type envError struct {
-	msg   string
-	kind  error
-	cause error
-}
-
-func (e *envError) Error() string { return e.msg }
-
-func (e *envError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.kind}
-	}
-	return []error{e.kind, e.cause}
-}
-
+// newEnvError returns an error whose text is kubelet's msg and which errors.Is matches to kind and,
+// when set, cause.
 func newEnvError(kind error, msg string, cause error) error {
-	return &envError{msg: msg, kind: kind, cause: cause}
+	return errkind.New(kind, msg, cause)
 }
