@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/configgen"
@@ -272,6 +273,37 @@ func TestMakeEnvironmentVariablesEnv(t *testing.T) {
 			pod: testPod(v1.EnvVar{Name: "A", Value: "lit", ValueFrom: &v1.EnvVarSource{
 				FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}),
 			want: vars("A", "lit"),
+		},
+		{
+			name: "valueFrom with several sources takes fieldRef first",
+			pod: testPod(v1.EnvVar{Name: "A", ValueFrom: &v1.EnvVarSource{
+				FieldRef:        &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"},
+				ConfigMapKeyRef: &v1.ConfigMapKeySelector{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, Key: "LEVEL"},
+			}}),
+			want: vars("A", "web-0"),
+		},
+		{
+			name: "valueFrom takes resourceFieldRef before configMapKeyRef and secretKeyRef",
+			pod: testPod(v1.EnvVar{Name: "A", ValueFrom: &v1.EnvVarSource{
+				ResourceFieldRef: &v1.ResourceFieldSelector{Resource: "limits.cpu", Divisor: resource.MustParse("1m")},
+				ConfigMapKeyRef:  &v1.ConfigMapKeySelector{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, Key: "LEVEL"},
+				SecretKeyRef:     &v1.SecretKeySelector{LocalObjectReference: v1.LocalObjectReference{Name: "creds"}, Key: "TOKEN"},
+			}}),
+			want: vars("A", "1500"),
+		},
+		{
+			name: "valueFrom takes configMapKeyRef before secretKeyRef",
+			pod: testPod(v1.EnvVar{Name: "A", ValueFrom: &v1.EnvVarSource{
+				ConfigMapKeyRef: &v1.ConfigMapKeySelector{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, Key: "LEVEL"},
+				SecretKeyRef:    &v1.SecretKeySelector{LocalObjectReference: v1.LocalObjectReference{Name: "creds"}, Key: "TOKEN"},
+			}}),
+			setup: store,
+			want:  svcVars(vars("A", "debug")...),
+		},
+		{
+			name: "valueFrom with no source set gives empty",
+			pod:  testPod(v1.EnvVar{Name: "A", ValueFrom: &v1.EnvVarSource{}}),
+			want: vars("A", ""),
 		},
 		{
 			name: "later duplicate overwrites and keeps the first position",
