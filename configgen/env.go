@@ -179,8 +179,27 @@ func (b *envBuilder) set(name, value string) {
 		b.vars[idx-1].Value = value
 		return
 	}
+	if 2*(len(b.vars)+1) > len(b.table) {
+		// More definitions than counted: only if an object changed while it was read. Stay
+		// correct rather than fast.
+		b.rehash()
+		s = b.slot(name)
+	}
 	b.vars = append(b.vars, EnvVar{Name: name, Value: value})
 	b.table[s] = int32(len(b.vars))
+}
+
+// rehash doubles the hash table.
+func (b *envBuilder) rehash() {
+	b.table = make([]int32, 2*len(b.table))
+	mask := len(b.table) - 1
+	for i, e := range b.vars {
+		j := int(maphash.String(b.seed, e.Name)) & mask
+		for b.table[j] != 0 {
+			j = (j + 1) & mask
+		}
+		b.table[j] = int32(i + 1)
+	}
 }
 
 // lookup resolves a $(VAR) reference: the variables defined so far, then the service variables.
@@ -222,10 +241,14 @@ func (b *envBuilder) result() []EnvVar {
 			shadowed[i] = true
 		}
 	}
-	if shadowed == nil && len(b.vars) == cap(b.vars) {
+	inPlace := len(b.vars) == 0 || &b.vars[0] == &b.all[0]
+	if shadowed == nil && inPlace && len(b.vars) == cap(b.vars) {
 		return b.all[:len(b.vars)+len(b.svc)]
 	}
-	out := b.all[:len(b.vars)]
+	out := b.vars
+	if inPlace {
+		out = b.all[:len(b.vars)]
+	}
 	for i, e := range b.svc {
 		if shadowed == nil || !shadowed[i] {
 			out = append(out, e)
