@@ -102,9 +102,13 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 	}
 	groups = groups[:len(b.services)]
 	for i, s := range b.services {
+		// The prefix is written as the start of <NAME>_SERVICE_HOST, which shares its bytes.
 		at := w.text.Len()
 		writeEnvName(&w.text, s.Name)
-		groups[i] = varGroup{svc: s, prefix: w.text.String()[at:]}
+		n := w.text.Len() - at
+		w.text.WriteString("_SERVICE_HOST")
+		host := w.text.String()[at:]
+		groups[i] = varGroup{svc: s, prefix: host[:n], host: host}
 		first := byte('_') // a Service with an empty name gives "_PORT" and the like
 		if p := groups[i].prefix; p != "" {
 			first = p[0]
@@ -125,7 +129,7 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 	for i := range groups {
 		g := &groups[i]
 		g.start = len(w.vars)
-		w.addService(g.svc, g.prefix)
+		w.addService(g.svc, g.prefix, g.host)
 		g.end = len(w.vars)
 	}
 	vars := w.vars
@@ -154,6 +158,7 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 type varGroup struct {
 	svc        *v1.Service
 	prefix     string
+	host       string // the name <NAME>_SERVICE_HOST, already written
 	start, end int
 }
 
@@ -247,9 +252,8 @@ func serviceEnvSize(s *v1.Service) (size, count int) {
 	if strings.IndexByte(s.Spec.ClusterIP, ':') >= 0 {
 		ip += 2
 	}
-	size = name                               // the prefix itself
-	size += 2 * (name + len("_SERVICE_HOST")) // _SERVICE_HOST and _SERVICE_PORT
-	count = 3                                 // those two and <NAME>_PORT
+	size = 2 * (name + len("_SERVICE_HOST")) // _SERVICE_HOST and _SERVICE_PORT
+	count = 3                                // those two and <NAME>_PORT
 	for i := range s.Spec.Ports {
 		p := &s.Spec.Ports[i]
 		proto := len(protocol(p))
@@ -264,7 +268,7 @@ func serviceEnvSize(s *v1.Service) (size, count int) {
 		}
 		size += proto + len("://:") + ip + digits(p.Port) // the URL, holding the port number
 		base := name + len("_PORT_") + digits(p.Port) + 1 + proto
-		size += 4*base + len("_ADDR_PORT_PROTO")
+		size += 3*base + len("_ADDR_PORT_PROTO")
 		count += 4
 	}
 	return size, count
@@ -288,11 +292,11 @@ type envWriter struct {
 	vars []EnvVar
 }
 
-// addService writes the variables of one Service, whose name written as a variable prefix is
-// prefix (kubelet: envvars.FromServices). It writes them in name order when the Service declares
-// its ports, and its named ports, in order. Strings that repeat (a port number, the first port's
-// URL, the "<NAME>_PORT" name) are written once and shared.
-func (w *envWriter) addService(s *v1.Service, prefix string) {
+// addService writes the variables of one Service (kubelet: envvars.FromServices), given its
+// variable prefix and the name <prefix>_SERVICE_HOST. It writes them in name order when the
+// Service declares its ports, and its named ports, in order. Strings that repeat (a port number,
+// the first port's URL, names that start other names) are written once and shared.
+func (w *envWriter) addService(s *v1.Service, prefix, hostName string) {
 	ip := s.Spec.ClusterIP
 	// <NAME>_PORT comes first in name order but takes the first port's URL: keep its place.
 	portVar := len(w.vars)
@@ -305,24 +309,27 @@ func (w *envWriter) addService(s *v1.Service, prefix string) {
 		url := w.url(lower, ip, p.Port)
 		port := url[len(url)-digits(p.Port):]
 		ports = append(ports, port)
-		// <NAME>_PORT_<port>_<PROTO> and its _ADDR, _PORT and _PROTO.
+		// <NAME>_PORT_<port>_<PROTO>, its _ADDR, _PORT and _PROTO; the first and the last
+		// share their bytes.
 		at := w.text.Len()
 		w.text.WriteString(prefix)
 		w.text.WriteString("_PORT_")
 		w.text.WriteString(port)
 		w.text.WriteByte('_')
 		w.text.WriteString(upper)
-		base := w.text.String()[at:]
+		w.text.WriteString("_PROTO")
+		protoName := w.text.String()[at:]
+		base := protoName[:len(protoName)-len("_PROTO")]
 		w.vars = append(w.vars, EnvVar{Name: base, Value: url})
 		w.add(base, "_ADDR", "", ip)
 		w.add(base, "_PORT", "", port)
-		w.add(base, "_PROTO", "", lower)
+		w.vars = append(w.vars, EnvVar{Name: protoName, Value: lower})
 		if i == 0 {
 			w.vars[portVar] = EnvVar{Name: base[:len(prefix)+len("_PORT")], Value: url}
 		}
 	}
 
-	w.add(prefix, "_SERVICE_HOST", "", ip)
+	w.vars = append(w.vars, EnvVar{Name: hostName, Value: ip})
 	w.add(prefix, "_SERVICE_PORT", "", ports[0])
 	for i := range s.Spec.Ports {
 		if p := &s.Spec.Ports[i]; p.Name != "" {
