@@ -3,6 +3,7 @@ package configgen
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	securejoin "github.com/cyphar/filepath-securejoin"
 	v1 "k8s.io/api/core/v1"
@@ -33,7 +34,7 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if err != nil {
 		return "", false, newEnvError(ErrEnvFile, err.Error(), err)
 	}
-	value, err = readEnvFile(fsys, path, ref.Key)
+	value, err = readEnvFile(fsys, vol.HostPath, ref.Path, path, ref.Key)
 	if err != nil {
 		// Kubelet logs the detail and fails with a fixed text, so that the pod's events do not
 		// reveal host paths or file contents.
@@ -49,13 +50,17 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	return value, true, nil
 }
 
-// readEnvFile parses the env file at path. Unlike kubelet, which opens whatever is there, it
-// refuses anything but a regular file, so a FIFO placed in the volume cannot hang the call.
-func readEnvFile(fsys EnvFileFS, path, key string) (string, error) {
+// readEnvFileFS parses the env file at path through fsys. Unlike kubelet, which opens whatever is
+// there, it refuses anything but a regular file, so a FIFO placed in the volume cannot hang the call.
+func readEnvFileFS(fsys EnvFileFS, path, key string) (string, error) {
 	if fi, err := fsys.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("failed to open environment variable file %q: not a regular file (%v)", path, fi.Mode().Type())
+		return "", notRegularError(path, fi.Mode())
 	}
 	return envfile.ParseFile(fsys, path, key)
+}
+
+func notRegularError(path string, mode fs.FileMode) error {
+	return fmt.Errorf("failed to open environment variable file %q: not a regular file (%v)", path, mode.Type())
 }
 
 var (
