@@ -48,7 +48,8 @@ type EnvInput struct {
 	// Node returns the node, for status.hostIP(s) and the default limits of resourceFieldRef.
 	// Nil is a node with no addresses and no allocatable resources.
 	Node NodeGetter
-	// Files reads the env files of fileKeyRef. Nil is the host's file system.
+	// Files reads the env files of fileKeyRef. Nil is the host's file system (hostfs.OS), which
+	// on Linux opens each file inside its volume in one race-free walk (see EnvFileFS).
 	Files EnvFileFS
 	// EnvFiles is the EnvFiles feature gate: when off, a fileKeyRef variable is set to "".
 	EnvFiles bool

@@ -77,8 +77,10 @@ type NodeGetterFunc func(ctx context.Context) (*v1.Node, error)
 func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) { return f(ctx) }
 
 // EnvFileFS is the host access that fileKeyRef needs: resolving the file's path inside its volume
-// without following a symlink out of it, and reading the file. hostfs.OS and *hostfs.Memory
-// implement it.
+// without following a symlink out of it (securejoin.SecureJoinVFS), and reading the file.
+// hostfs.OS and *hostfs.Memory implement it. With hostfs.OS on Linux the file is then opened
+// again with an openat2-style walk confined to the volume, so that a symlink the pod swaps in
+// after the path was resolved cannot make it read a host file.
 type EnvFileFS interface {
 	Lstat(path string) (fs.FileInfo, error)
 	Readlink(path string) (string, error)
