@@ -143,7 +143,7 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 		// addService writes a Service's variables in name order unless its ports are not
 		// declared in order; only then is there something to sort.
 		block := vars[g.start:g.end]
-		if !strictlySorted(block) {
+		if !strictlySorted(block, len(g.prefix)) {
 			sortVarsByName(block)
 			unique = false
 		}
@@ -162,9 +162,11 @@ type varGroup struct {
 	start, end int
 }
 
-func strictlySorted(vars []EnvVar) bool {
+// strictlySorted reports whether the names, which all start with the same skip bytes, are in
+// increasing order.
+func strictlySorted(vars []EnvVar, skip int) bool {
 	for i := 1; i < len(vars); i++ {
-		if vars[i-1].Name >= vars[i].Name {
+		if vars[i-1].Name[skip:] >= vars[i].Name[skip:] {
 			return false
 		}
 	}
