@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +44,7 @@ func envFileVolume(t *testing.T) (root, vol string) {
 	require.NoError(t, os.Symlink("../config.env", filepath.Join(vol, "sub", "link.env")))
 	require.NoError(t, os.Symlink(filepath.Join(root, "outside.env"), filepath.Join(vol, "abs.env")))
 	require.NoError(t, os.Symlink("../../outside.env", filepath.Join(vol, "sub", "up.env")))
+	require.NoError(t, os.Symlink("loop.env", filepath.Join(vol, "loop.env")))
 	return root, vol
 }
 
@@ -79,6 +81,11 @@ func TestFileKeyRef(t *testing.T) {
 		{
 			name: "path with .. is clamped to the volume", env: fileEnv("V", "vol", "../outside.env", "A", false),
 			wantErr: "couldn't parse env file",
+		},
+		{
+			name: "symlink loop fails the join with its error", env: fileEnv("V", "vol", "loop.env", "A", true),
+			wantErr: "SecureJoin " + filepath.Join(vol, "loop.env") + ": too many levels of symbolic links",
+			wantIs:  []error{configgen.ErrEnvFile, syscall.ELOOP},
 		},
 		{name: "missing optional key omits the variable", env: fileEnv("V", "vol", "config.env", "NOPE", true), want: []configgen.EnvVar{}},
 		{
