@@ -32,7 +32,5 @@ var (
 	ErrInvalidInput = errors.New("invalid input")
 )
 
-// kindError is the shared error type: kubelet's text, a category and a cause.
-type kindError = errkind.Error
-
+// newError returns kubelet's text as an error of the given category, wrapping cause when set.
 func newError(kind error, msg string, cause error) error { return errkind.New(kind, msg, cause) }
