@@ -19,6 +19,7 @@ type RunAsNonRootError struct {
 	msg       string
 }
 
+// Error returns kubelet's text for the violation.
 func (e *RunAsNonRootError) Error() string { return e.msg }
 
 // Unwrap lets errors.Is match ErrRunAsNonRoot.

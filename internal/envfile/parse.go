@@ -20,6 +20,7 @@ type FormatError struct {
 	Starting bool
 }
 
+// Error returns kubelet's text for the format error, with its line number.
 func (e *FormatError) Error() string {
 	if e.Starting {
 		return "invalid environment variable format starting at line " + strconv.Itoa(e.Line) + ": " + e.Reason
