@@ -1,5 +1,3 @@
-// Package errkind provides the error type podconfig's packages share: an exact message (often
-// kubelet's own text) that also matches a category and a cause with errors.Is and errors.As.
 package errkind
 
 // Error is an error whose text is Msg and which unwraps to Kind and, when set, Cause.

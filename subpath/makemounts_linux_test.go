@@ -1,6 +1,6 @@
 //go:build linux
 
-package linuxtest_test
+package subpath_test
 
 import (
 	"bufio"
@@ -18,25 +18,25 @@ import (
 	"github.com/podconfig/podconfig/subpath"
 )
 
-// rootDir returns a temporary directory for a test that bind-mounts for real, skipping when not
+// makeMountsRootDir returns a temporary directory for a test that bind-mounts for real, skipping when not
 // root. When the test ends, the mount table must be as it was, apart from other tests' mounts
 // elsewhere under the system temp dir.
-func rootDir(t *testing.T) string {
+func makeMountsRootDir(t *testing.T) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to bind-mount subPaths")
 	}
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	before := mountTable(t, dir)
+	before := makeMountsMountTable(t, dir)
 	t.Cleanup(func() {
-		assert.Equal(t, before, mountTable(t, dir), "/proc/self/mountinfo changed")
+		assert.Equal(t, before, makeMountsMountTable(t, dir), "/proc/self/mountinfo changed")
 	})
 	return dir
 }
 
-// mountTable returns the sorted mount points, leaving out other tests' under the temp dir.
-func mountTable(t *testing.T, own string) []string {
+// makeMountsMountTable returns the sorted mount points, leaving out other tests' under the temp dir.
+func makeMountsMountTable(t *testing.T, own string) []string {
 	t.Helper()
 	f, err := os.Open("/proc/self/mountinfo")
 	require.NoError(t, err)
@@ -56,7 +56,7 @@ func mountTable(t *testing.T, own string) []string {
 	return out
 }
 
-func linuxInput(dir string, vms ...v1.VolumeMount) mounts.Input {
+func makeMountsInput(dir string, vms ...v1.VolumeMount) mounts.Input {
 	return mounts.Input{
 		Pod:       &v1.Pod{},
 		Container: &v1.Container{Name: "ctr", VolumeMounts: vms},
@@ -67,7 +67,7 @@ func linuxInput(dir string, vms ...v1.VolumeMount) mounts.Input {
 	}
 }
 
-func setupVolume(t *testing.T, dir string) {
+func makeMountsVolume(t *testing.T, dir string) {
 	t.Helper()
 	vol := filepath.Join(dir, "vol")
 	require.NoError(t, os.MkdirAll(filepath.Join(vol, "conf"), 0o755))
@@ -78,9 +78,9 @@ func setupVolume(t *testing.T, dir string) {
 }
 
 func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
-	dir := rootDir(t)
-	setupVolume(t, dir)
-	in := linuxInput(dir,
+	dir := makeMountsRootDir(t)
+	makeMountsVolume(t, dir)
+	in := makeMountsInput(dir,
 		v1.VolumeMount{Name: "data", MountPath: "/etc/app", SubPath: "conf"},
 		v1.VolumeMount{Name: "data", MountPath: "/new", SubPath: "made/here"},
 	)
@@ -107,9 +107,9 @@ func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
 }
 
 func TestMakeMountsLinuxUndoesOnError(t *testing.T) {
-	dir := rootDir(t)
-	setupVolume(t, dir)
-	in := linuxInput(dir,
+	dir := makeMountsRootDir(t)
+	makeMountsVolume(t, dir)
+	in := makeMountsInput(dir,
 		v1.VolumeMount{Name: "data", MountPath: "/etc/app", SubPath: "conf"},
 		v1.VolumeMount{Name: "data", MountPath: "/root", SubPath: "escape"},
 	)
