@@ -3,11 +3,8 @@
 package subpath_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,44 +14,6 @@ import (
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/subpath"
 )
-
-// makeMountsRootDir returns a temporary directory for a test that bind-mounts for real, skipping when not
-// root. When the test ends, the mount table must be as it was, apart from other tests' mounts
-// elsewhere under the system temp dir.
-func makeMountsRootDir(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to bind-mount subPaths")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	before := makeMountsMountTable(t, dir)
-	t.Cleanup(func() {
-		assert.Equal(t, before, makeMountsMountTable(t, dir), "/proc/self/mountinfo changed")
-	})
-	return dir
-}
-
-// makeMountsMountTable returns the sorted mount points, leaving out other tests' under the temp dir.
-func makeMountsMountTable(t *testing.T, own string) []string {
-	t.Helper()
-	f, err := os.Open("/proc/self/mountinfo")
-	require.NoError(t, err)
-	defer f.Close()
-	tmp := filepath.Clean(os.TempDir()) + "/"
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		mp := strings.Fields(sc.Text())[4]
-		if strings.HasPrefix(mp, tmp) && !strings.HasPrefix(mp+"/", own+"/") {
-			continue
-		}
-		out = append(out, mp)
-	}
-	require.NoError(t, sc.Err())
-	sort.Strings(out)
-	return out
-}
 
 func makeMountsInput(dir string, vms ...v1.VolumeMount) mounts.Input {
 	return mounts.Input{
@@ -78,7 +37,7 @@ func makeMountsVolume(t *testing.T, dir string) {
 }
 
 func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
-	dir := makeMountsRootDir(t)
+	dir := testRoot(t)
 	makeMountsVolume(t, dir)
 	in := makeMountsInput(dir,
 		v1.VolumeMount{Name: "data", MountPath: "/etc/app", SubPath: "conf"},
@@ -107,7 +66,7 @@ func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
 }
 
 func TestMakeMountsLinuxUndoesOnError(t *testing.T) {
-	dir := makeMountsRootDir(t)
+	dir := testRoot(t)
 	makeMountsVolume(t, dir)
 	in := makeMountsInput(dir,
 		v1.VolumeMount{Name: "data", MountPath: "/etc/app", SubPath: "conf"},
