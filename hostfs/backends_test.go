@@ -14,27 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/hostfs/hostfstest"
 )
 
 // backend is the whole method set both implementations promise.
-type backend interface {
-	MkdirAll(path string, perm fs.FileMode) error
-	WriteFile(path string, data []byte, perm fs.FileMode) error
-	Create(path string) error
-	Chmod(path string, perm fs.FileMode) error
-	ReadFile(path string) ([]byte, error)
-	Open(path string) (fs.File, error)
-	Stat(path string) (fs.FileInfo, error)
-	Lstat(path string) (fs.FileInfo, error)
-	Readlink(path string) (string, error)
-	ReadDir(path string) ([]fs.DirEntry, error)
-	Symlink(oldname, newname string) error
-}
-
-var (
-	_ backend = hostfs.OS{}
-	_ backend = (*hostfs.Memory)(nil)
-)
+type backend = hostfstest.FS
 
 // step builds part of a case's starting tree. Paths are relative to the case's root; a symlink
 // target starting with "ROOT/" is made absolute under that root.
