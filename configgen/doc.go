@@ -1,3 +1,13 @@
 // Package configgen turns a pod and one of its containers into the CRI container config, and the
 // pod into its sandbox config, as kubelet v1.37 does on Linux.
+//
+// Build one Generator per node with New; its Options carry the node's facts, kubelet's settings,
+// the sources of ConfigMaps, Secrets, Services and the Node, and the host backends (nil means the
+// real Linux ones). Then, per pod, GeneratePodSandboxConfig, and per container
+// GenerateContainerConfig, which takes what kubelet's generateContainerConfig takes. The steps are
+// also exported on their own: MakeEnvironmentVariables, ExpandContainerCommandAndArgs, PodDNS,
+// ContainerAnnotations and the others below, and the mounts, blockdev, hosts, logs, security and
+// resources packages.
+//
+// To render pods with no root, node or cluster, build the Generator with the configgentest package.
 package configgen
