@@ -10,7 +10,7 @@ import (
 
 // RuntimeHandlerResolver maps a pod's runtimeClassName to the CRI runtime handler, as kubelet's
 // runtimeclass.Manager does: nil or "" is the default handler "", an unknown class is an error
-// (kubelet returns the API's NotFound error, `runtimeclasses.node.k8s.io "<name>" not found`).
+// (kubelet returns its RuntimeClass lister's NotFound error, `runtimeclass.node.k8s.io "<name>" not found`).
 type RuntimeHandlerResolver interface {
 	LookupRuntimeHandler(runtimeClassName *string) (string, error)
 }

@@ -114,7 +114,7 @@ func TestNamespacesForPodUnknownRuntimeClass(t *testing.T) {
 			p.Spec.RuntimeClassName = ptr.To("missing")
 			p.Spec.HostUsers = hostUsers
 			_, err := r.NamespacesForPod(context.Background(), p)
-			require.EqualError(t, err, `runtimeclasses.node.k8s.io "missing" not found`)
+			require.EqualError(t, err, `runtimeclass.node.k8s.io "missing" not found`)
 			assert.True(t, apierrors.IsNotFound(err))
 		})
 	}

@@ -144,7 +144,7 @@ func TestRuntimeClasses(t *testing.T) {
 		{name: "nil class is the default handler", class: nil, want: ""},
 		{name: "empty class is the default handler", class: ptr.To(""), want: ""},
 		{name: "known class gives its handler", class: ptr.To("gvisor"), want: "runsc"},
-		{name: "unknown class is NotFound", class: ptr.To("kata"), wantErr: `runtimeclasses.node.k8s.io "kata" not found`},
+		{name: "unknown class is the lister's NotFound, resource runtimeclass", class: ptr.To("kata"), wantErr: `runtimeclass.node.k8s.io "kata" not found`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := m.LookupRuntimeHandler(tc.class)
