@@ -41,7 +41,8 @@ type CRIImageUser struct {
 var _ ImageUserResolver = CRIImageUser{}
 
 // ImageUser implements ImageUserResolver. Like kubelet's CRI client, it rejects an answer whose
-// image has no id or no size, since such a status cannot be trusted to describe the image.
+// image has no id or no size, since such a status cannot be trusted to describe the image. A failed
+// call returns the runtime's (gRPC status) error unwrapped, as kubelet does.
 func (c CRIImageUser) ImageUser(ctx context.Context, image string) (*int64, string, error) {
 	if c.Client == nil {
 		return nil, "", fmt.Errorf("image user of %q: no CRI image service client: %w", image, ErrInvalidInput)
@@ -51,7 +52,9 @@ func (c CRIImageUser) ImageUser(ctx context.Context, image string) (*int64, stri
 		Verbose: false,
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("image status of %q: %w", image, err)
+		// Kubelet's getImageUser passes the runtime's error on as it came; so does this, so that
+		// the container's failure reads the same.
+		return nil, "", err
 	}
 	img := resp.GetImage()
 	if img != nil && (img.Id == "" || img.Size == 0) {

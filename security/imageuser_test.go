@@ -120,11 +120,13 @@ func TestCRIImageUser(t *testing.T) {
 	assert.False(t, srv.requests[0].GetVerbose())
 }
 
-func TestCRIImageUserRuntimeError(t *testing.T) {
+// Kubelet's getImageUser returns the runtime's error as it came, so the container's failure reads
+// the same.
+func TestCRIImageUserRuntimeErrorIsReturnedUnwrapped(t *testing.T) {
 	srv := &imageServer{err: status.Error(codes.Unavailable, "runtime down")}
 	resolver := security.CRIImageUser{Client: dialImageService(t, srv)}
 	uid, username, err := resolver.ImageUser(context.Background(), "busybox")
-	require.EqualError(t, err, `image status of "busybox": rpc error: code = Unavailable desc = runtime down`)
+	require.EqualError(t, err, `rpc error: code = Unavailable desc = runtime down`)
 	assert.Equal(t, codes.Unavailable, status.Code(err))
 	assert.Nil(t, uid)
 	assert.Empty(t, username)

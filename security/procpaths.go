@@ -78,7 +78,8 @@ func (h HostCPUs) ThermalThrottlePaths() []string {
 }
 
 // parseCPUList reads the kernel's possible-CPU list ("0-3,8,10-11"). Any malformed element makes
-// the whole list unusable, as in kubelet.
+// the whole list unusable, as in kubelet. A reversed range ("5-1") adds no CPU but leaves the rest
+// of the list in use, as kubelet's loop does; a list that yields no CPU at all is unusable.
 func parseCPUList(sysRoot string) ([]int, bool) {
 	data, err := os.ReadFile(filepath.Join(sysRoot, "devices/system/cpu/possible"))
 	if err != nil {
@@ -98,14 +99,14 @@ func parseCPUList(sysRoot string) ([]int, bool) {
 			}
 		}
 		// A hostile or corrupt sysfs must not make us loop for ever or allocate without bound.
-		if start < 0 || end < start || end-start > 1<<16 {
+		if start < 0 || end-start > 1<<16 {
 			return nil, false
 		}
 		for i := start; i <= end; i++ {
 			cpus = append(cpus, i)
 		}
 	}
-	return cpus, true
+	return cpus, len(cpus) > 0
 }
 
 // ReadonlyPaths returns the paths a container's /proc is mounted read-only at, as kubelet's

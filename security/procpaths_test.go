@@ -41,7 +41,9 @@ func TestHostCPUsThermalThrottlePaths(t *testing.T) {
 		{name: "list of ranges and single CPUs", possible: "0,2-3,8", throttled: []string{"0", "1", "3", "8", "9"}, want: []string{path("0"), path("3"), path("8")}},
 		{name: "no directories gives nothing", possible: "0-7", want: nil},
 		{name: "malformed list falls back to the CPUs Go sees", possible: "0-x", throttled: []string{"0"}, want: []string{path("0")}},
-		{name: "reversed range falls back to the CPUs Go sees", possible: "5-1", throttled: []string{"0"}, want: []string{path("0")}},
+		{name: "reversed range alone gives no CPU, so it falls back to the CPUs Go sees", possible: "5-1", throttled: []string{"0"}, want: []string{path("0")}},
+		{name: "reversed range inside a list adds no CPU and the rest of the list is kept, as in kubelet", possible: "0,2,5-1", throttled: []string{"0", "1", "2"}, want: []string{path("0"), path("2")}},
+		{name: "a CPU listed twice is masked twice, as in kubelet", possible: "0,0-1", throttled: []string{"0"}, want: []string{path("0"), path("0")}},
 		{name: "huge range falls back instead of looping", possible: "0-2000000000", throttled: []string{"0"}, want: []string{path("0")}},
 		{name: "missing possible file falls back to the CPUs Go sees", possible: "-", throttled: []string{"0"}, want: []string{path("0")}},
 	} {
