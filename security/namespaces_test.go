@@ -218,3 +218,44 @@ func TestNamespacesForPodMapperErrorIsReturned(t *testing.T) {
 	_, err := r.NamespacesForPod(context.Background(), p)
 	require.ErrorIs(t, err, boom)
 }
+
+// ptrHandlers and ptrMapper have pointer receivers that read their fields, so calling them on a
+// nil pointer would panic.
+type ptrHandlers struct{ byClass map[string]string }
+
+func (h *ptrHandlers) LookupRuntimeHandler(name *string) (string, error) {
+	return h.byClass[ptr.Deref(name, "")], nil
+}
+
+type ptrMapper struct{ ns *runtimeapi.UserNamespace }
+
+func (m *ptrMapper) GetOrCreateUserNamespaceMappings(context.Context, *v1.Pod, string) (*runtimeapi.UserNamespace, error) {
+	return m.ns, nil
+}
+
+type ptrThermal struct{ paths []string }
+
+func (p *ptrThermal) ThermalThrottlePaths() []string { return p.paths }
+
+// Kubelet's NamespacesForPod skips a RuntimeClass manager that is a nil pointer inside its
+// interface; a Config holding nil pointers behaves as if the fields were unset, without a panic.
+func TestConfigWithNilPointerBackendsActsAsUnset(t *testing.T) {
+	r := security.New(security.Config{
+		RuntimeHandlers: (*ptrHandlers)(nil),
+		UserNamespaces:  (*ptrMapper)(nil),
+		ThermalThrottle: (*ptrThermal)(nil),
+	})
+	p := testPod(nil, nil)
+	p.Spec.RuntimeClassName = ptr.To("gvisor")
+
+	ns, err := r.NamespacesForPod(context.Background(), p)
+	require.NoError(t, err, "a nil handler resolver means the default handler, as in kubelet")
+	assert.Equal(t, nodeUserns(), ns.UsernsOptions)
+
+	p.Spec.HostUsers = ptr.To(false)
+	_, err = r.NamespacesForPod(context.Background(), p)
+	require.EqualError(t, err, "can't set `spec.hostUsers: false`, runtime does not support user namespaces")
+	require.ErrorIs(t, err, security.ErrUserNamespacesUnsupported)
+
+	assert.Len(t, r.MaskedPaths(nil), 12+len(security.HostCPUs{}.ThermalThrottlePaths()), "a nil thermal source reads the host")
+}

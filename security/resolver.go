@@ -1,6 +1,7 @@
 package security
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -40,8 +41,19 @@ type Resolver struct {
 	masked func() []string
 }
 
-// New returns a Resolver for cfg, with empty fields set to their documented defaults.
+// New returns a Resolver for cfg, with empty fields set to their documented defaults. An interface
+// field that holds a nil pointer counts as unset, as kubelet's NamespacesForPod treats a nil
+// RuntimeClass manager, so that no call is made on it.
 func New(cfg Config) *Resolver {
+	if isNilPointer(cfg.RuntimeHandlers) {
+		cfg.RuntimeHandlers = nil
+	}
+	if isNilPointer(cfg.UserNamespaces) {
+		cfg.UserNamespaces = nil
+	}
+	if isNilPointer(cfg.ThermalThrottle) {
+		cfg.ThermalThrottle = nil
+	}
 	if cfg.SeccompProfileRoot == "" {
 		cfg.SeccompProfileRoot = DefaultSeccompProfileRoot
 	}
@@ -57,3 +69,9 @@ func New(cfg Config) *Resolver {
 
 // Config returns the Resolver's settings with defaults applied.
 func (r *Resolver) Config() Config { return r.cfg }
+
+// isNilPointer reports whether v is an interface value holding a nil pointer.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
