@@ -7,8 +7,8 @@
 // kubelet's defaults; HostNode (Linux) reads the node facts from the host, offline rendering
 // fills Node by hand.
 //
-// Output order: HugepageLimits follow Node.HugePageSizes (HostNode sorts them by page size,
-// smallest first); Unified is a map.
+// Output order: HugepageLimits follow Node.HugePageSizes (HostNode lists them in the order the
+// kernel lists /sys/kernel/mm/hugepages, as kubelet does); Unified is a map.
 //
 // Current limitations:
 //   - DRA node-allocatable resources (gate DRANodeAllocatableResources, alpha and off in v1.37)

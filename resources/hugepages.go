@@ -82,38 +82,71 @@ func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ct
 }
 
 // HugePageSizeKeysFromDirNames turns the entries of /sys/kernel/mm/hugepages ("hugepages-2048kB")
-// into page-size keys sorted by size, smallest first; other names are skipped.
+// into page-size keys, named and ordered as kubelet lists them (opencontainers/cgroups
+// HugePageSizes): whole GB from 1GiB up, else whole MB from 1MiB up, else the KB count as
+// written; in the order a 64-bit kernel lists that sysfs directory. Kubelet takes the directory
+// order as it comes, and every container's HugepageLimits follow it, so sorting by size would
+// reorder them on arm64 (2MB, 32MB, 64KB, 1GB) and ppc64 (16GB, 16MB). The order is computed
+// from the names, not read, so the result does not depend on the order of names. Other names
+// are skipped; two names for one size give one key.
 func HugePageSizeKeysFromDirNames(names []string) []string {
-	type size struct {
-		bytes int64
-		key   string
+	type entry struct {
+		hash uint32
+		name string
+		key  string
 	}
-	var sizes []size
+	var entries []entry
 	for _, n := range names {
-		kb, ok := strings.CutPrefix(n, "hugepages-")
+		digits, ok := strings.CutPrefix(n, "hugepages-")
 		if !ok {
 			continue
 		}
-		kb, ok = strings.CutSuffix(kb, "kB")
+		digits, ok = strings.CutSuffix(digits, "kB")
 		if !ok {
 			continue
 		}
-		v, err := strconv.ParseInt(kb, 10, 64)
-		if err != nil || v <= 0 || v > 1<<53 {
-			continue
-		}
-		key, err := HugePageUnitSizeFromByteSize(v * 1024)
+		kb, err := strconv.Atoi(digits)
 		if err != nil {
 			continue
 		}
-		sizes = append(sizes, size{v, key})
+		key := digits + "KB"
+		switch {
+		case kb >= 1<<20:
+			key = strconv.Itoa(kb>>20) + "GB"
+		case kb >= 1<<10:
+			key = strconv.Itoa(kb>>10) + "MB"
+		}
+		entries = append(entries, entry{kernfsNameHash(n), n, key})
 	}
-	slices.SortFunc(sizes, func(a, b size) int { return cmp.Compare(a.bytes, b.bytes) })
-	keys := make([]string, 0, len(sizes))
-	for _, s := range sizes {
-		if !slices.Contains(keys, s.key) {
-			keys = append(keys, s.key)
+	slices.SortFunc(entries, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), strings.Compare(a.name, b.name))
+	})
+	keys := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !slices.Contains(keys, e.key) {
+			keys = append(keys, e.key)
 		}
 	}
 	return keys
+}
+
+// kernfsNameHash is the hash by which the kernel's sysfs (kernfs) keeps and lists the entries of
+// a directory: ascending hash, then name. This is the 64-bit kernel's kernfs_name_hash for
+// entries without a namespace tag, as sysfs hugepage directories are.
+func kernfsNameHash(name string) uint32 {
+	const goldenRatio64 = 0x61C8864680B583EB
+	var h uint64
+	for i := 0; i < len(name); i++ {
+		c := uint64(name[i])
+		h = (h + c<<4 + c>>4) * 11
+	}
+	v := uint32((h*goldenRatio64)>>32) & 0x7fffffff
+	// The kernel reserves 0, 1 and 0x7fffffff for "." and ".." and the end of a listing.
+	switch {
+	case v < 2:
+		v += 2
+	case v >= 0x7fffffff:
+		v = 0x7fffffff - 1
+	}
+	return v
 }

@@ -34,8 +34,8 @@ const (
 // DetectNode reads the node facts kubelet takes from the host through files:
 //   - CgroupV2: /sys/fs/cgroup/cgroup.controllers exists (the root of a unified hierarchy);
 //   - MemoryCapacity and SwapCapacity: MemTotal and SwapTotal of /proc/meminfo, as cadvisor;
-//   - HugePageSizes: the hugepages-<n>kB entries of /sys/kernel/mm/hugepages, smallest first
-//     (none when the directory is missing);
+//   - HugePageSizes: the hugepages-<n>kB entries of /sys/kernel/mm/hugepages, in the kernel's
+//     listing order (see HugePageSizeKeysFromDirNames); none when the directory is missing;
 //   - SwapControllerAvailable: on v1 memory.memsw.limit_in_bytes exists in the memory
 //     hierarchy, on v2 memory.swap.max exists in the cgroup /proc/self/cgroup names.
 //

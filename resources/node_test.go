@@ -2,6 +2,7 @@ package resources_test
 
 import (
 	"io/fs"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestDetectNode(t *testing.T) {
 		wantErr string
 	}{
 		{
-			name: "cgroup v2 node with swap controller and hugepages sorted by size",
+			name: "cgroup v2 node with swap controller and hugepages in sysfs order",
 			files: mapFiles{
 				"sys/fs/cgroup/cgroup.controllers":                           file("cpu memory"),
 				"sys/fs/cgroup/system.slice/kubelet.service/memory.swap.max": file("max"),
@@ -78,7 +79,7 @@ func TestDetectNode(t *testing.T) {
 				"sys/kernel/mm/hugepages/not-a-size/nr_hugepages":       file("0"),
 				"sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages": file("0"),
 			},
-			want: resources.Node{MemoryCapacity: 1 << 20, SwapControllerAvailable: true, HugePageSizes: []string{"64KB", "2MB"}},
+			want: resources.Node{MemoryCapacity: 1 << 20, SwapControllerAvailable: true, HugePageSizes: []string{"2MB", "64KB"}},
 		},
 		{
 			name:    "missing /proc/meminfo is an error",
@@ -110,8 +111,52 @@ func TestDetectNode(t *testing.T) {
 }
 
 func TestHugePageSizeKeysFromDirNames(t *testing.T) {
-	got := resources.HugePageSizeKeysFromDirNames([]string{"hugepages-1048576kB", "hugepages-2048kB", "hugepages-0kB", "hugepages-2048kB", "hugepages-1025kB", "junk"})
-	assert.Equal(t, []string{"2MB", "1GB"}, got)
+	tests := []struct {
+		name  string
+		names []string
+		want  []string
+	}{
+		{
+			name:  "x86-64 lists 2MB before 1GB, as sysfs does",
+			names: []string{"hugepages-1048576kB", "hugepages-2048kB"},
+			want:  []string{"2MB", "1GB"},
+		},
+		{
+			name:  "arm64 sizes follow the sysfs listing order, not size order",
+			names: []string{"hugepages-64kB", "hugepages-2048kB", "hugepages-32768kB", "hugepages-1048576kB"},
+			want:  []string{"2MB", "32MB", "64KB", "1GB"},
+		},
+		{
+			name:  "ppc64 lists 16GB before 16MB, as sysfs does",
+			names: []string{"hugepages-16384kB", "hugepages-16777216kB"},
+			want:  []string{"16GB", "16MB"},
+		},
+		{
+			name:  "the order does not depend on the order of the input",
+			names: []string{"hugepages-2048kB", "hugepages-1048576kB", "hugepages-64kB", "hugepages-32768kB"},
+			want:  []string{"2MB", "32MB", "64KB", "1GB"},
+		},
+		{
+			name:  "sizes are named in whole GB, else whole MB, else KB, as runc names them",
+			names: []string{"hugepages-1536kB", "hugepages-512kB", "hugepages-0kB"},
+			want:  []string{"0KB", "512KB", "1MB"},
+		},
+		{
+			name:  "names without the hugepages- prefix, the kB suffix or a number are skipped",
+			names: []string{"junk", "hugepages-2048MB", "hugepages-xkB", "hugepages-2048kB"},
+			want:  []string{"2MB"},
+		},
+		{
+			name:  "two names for one size give one key",
+			names: []string{"hugepages-2048kB", "hugepages-02048kB"},
+			want:  []string{"2MB"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, resources.HugePageSizeKeysFromDirNames(tt.names))
+		})
+	}
 }
 
 func TestHostNode(t *testing.T) {
@@ -126,6 +171,17 @@ func TestHostNode(t *testing.T) {
 	assert.Positive(t, n.PageSize)
 	for _, size := range n.HugePageSizes {
 		assert.Regexp(t, `^[0-9]+[KMGTP]?B$`, size)
+	}
+	// Kubelet lists page sizes in the order the kernel returns the directory entries.
+	if dir, err := os.Open("/sys/kernel/mm/hugepages"); err == nil {
+		raw, err := dir.Readdirnames(0)
+		require.NoError(t, dir.Close())
+		require.NoError(t, err)
+		var want []string
+		for _, name := range raw {
+			want = append(want, resources.HugePageSizeKeysFromDirNames([]string{name})...)
+		}
+		assert.Equal(t, want, n.HugePageSizes, "page sizes in the host's directory order %v", raw)
 	}
 	_, err = resources.New(resources.DefaultConfig(n))
 	require.NoError(t, err, "the host's facts make a valid config")
