@@ -351,6 +351,11 @@ func TestMakeEnvironmentVariablesEnv(t *testing.T) {
 			want: vars("A", "$(NOPE)-$(A)-$-$"),
 		},
 		{
+			name: "a value's byte after $ that is not UTF-8 becomes U+FFFD",
+			pod:  testPod(lit("A", "x$\xffy")),
+			want: vars("A", "x$\uFFFDy"),
+		},
+		{
 			name: "values from sources are not expanded",
 			pod: func() *v1.Pod {
 				p := testPod(lit("A", "a"), fieldEnv("L", "metadata.labels['ref']"))

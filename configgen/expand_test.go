@@ -35,6 +35,11 @@ func TestExpandContainerCommandAndArgs(t *testing.T) {
 			wantArg: []string{"[]"},
 		},
 		{
+			name:        "a byte after $ that is not UTF-8 becomes U+FFFD, as kubelet decodes it",
+			command:     []string{"a$\xffb", "$\xe2\x82$(PORT)"},
+			wantCommand: []string{"a$\uFFFDb", "$\uFFFD\x828080"},
+		},
+		{
 			name: "empty command and args give nil",
 		},
 		{
@@ -68,6 +73,7 @@ func TestExpandContainerVolumeMounts(t *testing.T) {
 		{name: "no reference", expr: "logs", want: "logs"},
 		{name: "empty expression", expr: "", want: ""},
 		{name: "$$ escapes", expr: "$$(POD_NAME)", want: "$(POD_NAME)"},
+		{name: "a byte after $ that is not UTF-8 becomes U+FFFD", expr: "$\xff/$(POD_NAME)", want: "$\uFFFD/web-0"},
 		{name: "undefined variable is an error", expr: "$(NOPE)/x", wantErr: "missing value for NOPE"},
 		{name: "empty variable is an error", expr: "$(EMPTY)", wantErr: "missing value for EMPTY"},
 		{name: "missing names are sorted and listed once", expr: "$(Z)$(EMPTY)$(A)$(Z)$(POD_NAME)", wantErr: "missing value for A, EMPTY, Z"},

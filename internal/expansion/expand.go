@@ -3,11 +3,13 @@ package expansion
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Expand replaces every $(NAME) reference in input with mapping(NAME), in a single pass: the text a
 // mapping returns is never expanded again. "$$" is an escape for a literal "$". A "$(" with no ")"
-// anywhere after it, a "$" followed by any other rune, and a trailing "$" are kept as written. The
+// anywhere after it, a "$" followed by any other rune, and a trailing "$" are kept as written,
+// except that a byte right after a "$" that is not valid UTF-8 becomes U+FFFD, as in kubelet. The
 // name is everything between "$(" and the first ")", so it may be empty or hold any other character.
 // It reproduces kubelet's third_party/forked/golang/expansion.Expand. An input without "$" is
 // returned as is, without allocating.
@@ -99,10 +101,18 @@ func expand(input string, resolve func(name string) (string, bool)) string {
 			}
 			i += 2 + end + 1
 		default:
-			// Kubelet copies "$" and the rune after it. No byte of a multi-byte (or invalid)
-			// rune is '$' or '(', so copying just the "$" and scanning on gives the same bytes.
+			// Kubelet writes "$" and the rune after it as it decoded it: a valid rune comes out
+			// as it went in, but a byte that starts no valid UTF-8 sequence comes out as U+FFFD.
+			// No byte of a multi-byte rune is '$' or '(', so for a valid rune copying just the
+			// "$" and scanning on gives the same bytes.
 			b.WriteByte('$')
 			i++
+			if c := input[i]; c >= utf8.RuneSelf {
+				if r, size := utf8.DecodeRuneInString(input[i:]); r == utf8.RuneError && size == 1 {
+					b.WriteString(string(utf8.RuneError))
+					i++
+				}
+			}
 		}
 		next := strings.IndexByte(input[i:], '$')
 		if next < 0 {

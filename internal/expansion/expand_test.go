@@ -65,7 +65,12 @@ func TestExpand(t *testing.T) {
 		{"single pass: a value holding a reference is not expanded", "%$(REF)-$(REF)%", "%$(A)-$(A)%"},
 		{"multi-byte rune after $ is kept", "$é$(A)", "$éa"},
 		{"multi-byte rune inside a name", "$(é)", "$(é)"},
-		{"invalid UTF-8 after $ is kept", "$\xff$(A)", "$\xffa"},
+		{"invalid UTF-8 byte after $ becomes U+FFFD", "$\xff$(A)", "$\uFFFDa"},
+		{"only the first invalid byte after $ is replaced", "$\xff\xfe", "$\uFFFD\xfe"},
+		{"truncated multi-byte rune after $ replaces its first byte", "$\xe2\x82x", "$\uFFFD\x82x"},
+		{"encoded surrogate after $ replaces its first byte", "$\xed\xa0\x80", "$\uFFFD\xa0\x80"},
+		{"U+FFFD itself after $ is kept", "$\uFFFD", "$\uFFFD"},
+		{"invalid UTF-8 elsewhere is kept", "\xff$(A)\xff", "\xffa\xff"},
 		{"newline is plain text", "\n", "\n"},
 	}
 	for _, tc := range tests {
@@ -158,8 +163,10 @@ func reference(in string, mapping func(string) string) string {
 				i += 2
 			}
 		default:
-			_, size := utf8.DecodeRuneInString(rest)
-			out.WriteString(in[i : i+1+size])
+			// Kubelet writes "$" and the decoded rune, so an invalid byte comes out as U+FFFD.
+			r, size := utf8.DecodeRuneInString(rest)
+			out.WriteByte('$')
+			out.WriteRune(r)
 			i += 1 + size
 		}
 	}
