@@ -68,7 +68,8 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	}
 
 	var err error
-	if sc.Seccomp, err = SeccompProfile(pod, c, r.cfg.SeccompProfileRoot, r.cfg.SeccompDefault); err != nil {
+	cfg := r.Config()
+	if sc.Seccomp, err = SeccompProfile(pod, c, cfg.SeccompProfileRoot, cfg.SeccompDefault); err != nil {
 		return nil, err
 	}
 	//lint:ignore SA1019 kubelet still fills the deprecated string for runtimes that read only it

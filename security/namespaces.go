@@ -93,20 +93,21 @@ func (r *Resolver) NamespacesForPod(ctx context.Context, pod *v1.Pod) (*runtimea
 func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.UserNamespace, error) {
 	// Kubelet resolves the handler for every pod, so an unknown runtimeClassName fails even when
 	// the pod shares the node's user namespace.
+	cfg := r.Config()
 	handler := ""
-	if r.cfg.RuntimeHandlers != nil {
+	if cfg.RuntimeHandlers != nil {
 		var err error
-		if handler, err = r.cfg.RuntimeHandlers.LookupRuntimeHandler(pod.Spec.RuntimeClassName); err != nil {
+		if handler, err = cfg.RuntimeHandlers.LookupRuntimeHandler(pod.Spec.RuntimeClassName); err != nil {
 			return nil, err
 		}
 	}
 	if pod.Spec.HostUsers == nil || *pod.Spec.HostUsers {
 		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
 	}
-	if r.cfg.UserNamespaces == nil {
+	if cfg.UserNamespaces == nil {
 		return nil, &kindError{Msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", Kind: ErrUserNamespacesUnsupported}
 	}
-	return r.cfg.UserNamespaces.GetOrCreateUserNamespaceMappings(ctx, pod, handler)
+	return cfg.UserNamespaces.GetOrCreateUserNamespaceMappings(ctx, pod, handler)
 }
 
 // ApplyNamespaceTarget points an ephemeral container at the container it targets, as kubelet's

@@ -259,3 +259,33 @@ func TestConfigWithNilPointerBackendsActsAsUnset(t *testing.T) {
 
 	assert.Len(t, r.MaskedPaths(nil), 12+len(security.HostCPUs{}.ThermalThrottlePaths()), "a nil thermal source reads the host")
 }
+
+// A Resolver that was never built with New, or a nil one, behaves as New(Config{}) instead of
+// panicking.
+func TestZeroAndNilResolverUseDefaultConfig(t *testing.T) {
+	p := testPod(nil, &v1.SecurityContext{SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeLocalhost, LocalhostProfile: ptr.To("a.json")}})
+	want, err := security.New(security.Config{}).ContainerSecurityContext(context.Background(), security.ContainerInput{Pod: p, Container: &p.Spec.Containers[0]})
+	require.NoError(t, err)
+	assert.Equal(t, "/var/lib/kubelet/seccomp/a.json", want.Seccomp.LocalhostRef)
+	for name, r := range map[string]*security.Resolver{"zero value": new(security.Resolver), "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			got, err := r.ContainerSecurityContext(context.Background(), security.ContainerInput{Pod: p, Container: &p.Spec.Containers[0]})
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			sb, err := r.SandboxSecurityContext(context.Background(), p, nil)
+			require.NoError(t, err)
+			assert.True(t, sb.Seccomp.ProfileType == runtimeapi.SecurityProfile_RuntimeDefault)
+			assert.Equal(t, map[string]string{}, r.SandboxSysctls(p))
+			assert.Equal(t, want.MaskedPaths, r.MaskedPaths(nil))
+			assert.Equal(t, security.DefaultSeccompProfileRoot, r.Config().SeccompProfileRoot)
+			assert.Equal(t, security.HostCPUs{}, r.Config().ThermalThrottle)
+		})
+	}
+}
+
+func TestSeccompProfileEmptyRootIsTheDefaultRoot(t *testing.T) {
+	p := testPod(&v1.PodSecurityContext{SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeLocalhost, LocalhostProfile: ptr.To("b.json")}}, nil)
+	got, err := security.SeccompProfile(p, &p.Spec.Containers[0], "", false)
+	require.NoError(t, err)
+	assert.Equal(t, &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: "/var/lib/kubelet/seccomp/b.json"}, got)
+}

@@ -140,7 +140,7 @@ func (r *Resolver) MaskedPaths(procMount *v1.ProcMountType) []string {
 	if isUnmasked(procMount) {
 		return []string{}
 	}
-	shared := r.masked()
+	shared := r.maskedList()
 	out := make([]string, len(shared))
 	copy(out, shared)
 	return out
@@ -152,7 +152,7 @@ func (r *Resolver) procPaths(procMount *v1.ProcMountType) (masked, readonly []st
 	if isUnmasked(procMount) {
 		return []string{}, []string{}
 	}
-	shared := r.masked()
+	shared := r.maskedList()
 	n := len(shared)
 	buf := make([]string, n+len(defaultReadonlyPaths))
 	copy(buf, shared)

@@ -12,12 +12,15 @@ import (
 // SeccompProfile picks the container's seccomp profile as kubelet's getSeccompProfile does: the
 // container's seccompProfile field, else the pod's, else RuntimeDefault when seccompDefault is on and
 // Unconfined when it is off. Seccomp annotations are ignored, as in kubelet v1.37. A Localhost
-// profile becomes the path of the profile under profileRoot.
+// profile becomes the path of the profile under profileRoot (DefaultSeccompProfileRoot when empty).
 //
 // Unlike kubelet, a Localhost profile whose joined and cleaned path leaves profileRoot
 // ("../../etc/x") is an error wrapping ErrInvalidSeccompProfile; kubelet hands the runtime whatever
 // filepath.Join made of it.
 func SeccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
+	if profileRoot == "" {
+		profileRoot = DefaultSeccompProfileRoot
+	}
 	if container != nil && container.SecurityContext != nil && container.SecurityContext.SeccompProfile != nil {
 		return fieldSeccompProfile(container.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
 	}

@@ -33,18 +33,23 @@ type Config struct {
 	DefaultPodSysctls map[string]string
 }
 
-// Resolver turns pods and containers into CRI security settings for one node. Build it with New. It
-// is safe for concurrent use and keeps no state other than the node's masked paths, computed on
-// first use.
+// Resolver turns pods and containers into CRI security settings for one node. Build it with New;
+// the zero value, and a nil *Resolver, behave as New(Config{}). It is safe for concurrent use and
+// keeps no state other than the node's masked paths, computed on first use.
 type Resolver struct {
 	cfg    Config
-	masked func() []string
+	once   sync.Once
+	masked []string
 }
 
 // New returns a Resolver for cfg, with empty fields set to their documented defaults. An interface
 // field that holds a nil pointer counts as unset, as kubelet's NamespacesForPod treats a nil
 // RuntimeClass manager, so that no call is made on it.
 func New(cfg Config) *Resolver {
+	return &Resolver{cfg: withDefaults(cfg)}
+}
+
+func withDefaults(cfg Config) Config {
 	if isNilPointer(cfg.RuntimeHandlers) {
 		cfg.RuntimeHandlers = nil
 	}
@@ -60,15 +65,29 @@ func New(cfg Config) *Resolver {
 	if cfg.ThermalThrottle == nil {
 		cfg.ThermalThrottle = HostCPUs{}
 	}
-	source := cfg.ThermalThrottle
-	return &Resolver{
-		cfg:    cfg,
-		masked: sync.OnceValue(func() []string { return maskedPaths(source.ThermalThrottlePaths()) }),
-	}
+	return cfg
 }
 
 // Config returns the Resolver's settings with defaults applied.
-func (r *Resolver) Config() Config { return r.cfg }
+func (r *Resolver) Config() Config {
+	switch {
+	case r == nil:
+		return withDefaults(Config{})
+	case r.cfg.ThermalThrottle != nil: // built by New, which applied the defaults already
+		return r.cfg
+	}
+	return withDefaults(r.cfg)
+}
+
+// maskedList returns the default masked paths with the node's thermal tail, computed once. Callers
+// must not modify it.
+func (r *Resolver) maskedList() []string {
+	if r == nil {
+		return maskedPaths(HostCPUs{}.ThermalThrottlePaths())
+	}
+	r.once.Do(func() { r.masked = maskedPaths(r.Config().ThermalThrottle.ThermalThrottlePaths()) })
+	return r.masked
+}
 
 // isNilPointer reports whether v is an interface value holding a nil pointer.
 func isNilPointer(v any) bool {

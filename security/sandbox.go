@@ -98,8 +98,8 @@ func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	if pod == nil {
 		return out
 	}
-	if r.cfg.DefaultPodSysctlsGate {
-		for k, v := range r.cfg.DefaultPodSysctls {
+	if cfg := r.Config(); cfg.DefaultPodSysctlsGate {
+		for k, v := range cfg.DefaultPodSysctls {
 			name := NormalizeSysctlName(k)
 			if sysctlAllowed(pod, name) {
 				out[name] = v
