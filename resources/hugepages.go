@@ -131,8 +131,9 @@ func HugePageSizeKeysFromDirNames(names []string) []string {
 }
 
 // kernfsNameHash is the hash by which the kernel's sysfs (kernfs) keeps and lists the entries of
-// a directory: ascending hash, then name. This is the 64-bit kernel's kernfs_name_hash for
-// entries without a namespace tag, as sysfs hugepage directories are.
+// a directory: ascending hash, then name. This is kernfs_name_hash of 64-bit kernels since 4.8
+// (which finish the hash with hash_long) for entries without a namespace tag, as sysfs hugepage
+// directories are.
 func kernfsNameHash(name string) uint32 {
 	const goldenRatio64 = 0x61C8864680B583EB
 	var h uint64
