@@ -1,13 +1,16 @@
 package configgen
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"net"
-	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	utilio "k8s.io/utils/io"
+	netutils "k8s.io/utils/net"
 )
 
 // Limits on what the runtime writes to a container's resolv.conf (the API's expanded DNS limits,
@@ -17,14 +20,18 @@ const (
 	maxDNSSearchPaths     = 32
 	maxDNSSearchListChars = 2048
 	maxDNSSearchPathChars = 253
-	maxResolvConfBytes    = 10 << 20
+	// maxResolvConfBytes is kubelet's read limit for resolv.conf; a file of this size or more is
+	// an error.
+	maxResolvConfBytes = 10 << 20
 )
 
 // NodeDNS is the node's DNS setup, as kubelet's --cluster-dns, --cluster-domain and --resolv-conf
 // give it.
 type NodeDNS struct {
-	// ClusterDNS are the cluster DNS server IPs. Empty means pods asking for cluster DNS fall back
-	// to the host's DNS, with a warning.
+	// ClusterDNS are the cluster DNS server IPs. Each is written as kubelet parses it (leading
+	// zeros in IPv4 octets tolerated, IPv6 in canonical form); an entry that is not an IP is left
+	// out with a warning, as kubelet leaves it out at start-up. None means pods asking for cluster
+	// DNS fall back to the host's DNS, with a warning.
 	ClusterDNS []string
 	// ClusterDomain is the cluster's DNS domain, e.g. "cluster.local".
 	ClusterDomain string
@@ -37,17 +44,28 @@ type NodeDNS struct {
 
 // PodDNS returns the pod's DNS configuration for its sandbox (kubelet's dns.Configurer.GetPodDNS).
 // Kubelet emits events when it falls back or trims; those come back as warnings. DNS options that
-// kubelet merges through a map come out in a stable order: the base options first, in order, then
-// the pod's new ones in the order the pod lists them.
+// kubelet merges through a map come out in a stable order: each option name where it first
+// appears (resolv.conf's options lines in order, then the pod's dnsConfig options), with the value
+// of its last occurrence.
 func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) {
 	var warnings []string
 	cfg := &runtimeapi.DNSConfig{}
 	if node.HostResolvConf != nil {
 		servers, searches, options, err := parseResolvConf(node.HostResolvConf)
 		if err != nil {
-			return nil, nil, err
+			//lint:ignore ST1005 kubelet's text, capital and all
+			return nil, nil, fmt.Errorf("Encountered error while parsing resolv conf file. Error: %w", err)
 		}
 		cfg.Servers, cfg.Searches, cfg.Options = servers, searches, options
+	}
+	clusterDNS := make([]string, 0, len(node.ClusterDNS))
+	for _, s := range node.ClusterDNS {
+		ip := netutils.ParseIPSloppy(s)
+		if ip == nil {
+			warnings = append(warnings, fmt.Sprintf("Invalid clusterDNS IP %q: left out", s))
+			continue
+		}
+		clusterDNS = append(clusterDNS, ip.String())
 	}
 
 	policy := pod.Spec.DNSPolicy
@@ -60,8 +78,8 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) 
 		if policy != v1.DNSClusterFirstWithHostNet && policy != v1.DNSClusterFirst {
 			warnings = append(warnings, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
-		if len(node.ClusterDNS) > 0 {
-			cfg.Servers = append([]string(nil), node.ClusterDNS...)
+		if len(clusterDNS) > 0 {
+			cfg.Servers = clusterDNS
 			cfg.Searches = clusterSearches(pod.Namespace, node.ClusterDomain, cfg.Searches)
 			cfg.Options = []string{"ndots:5"}
 			break
@@ -194,13 +212,15 @@ func fitSearches(searches []string) ([]string, bool) {
 }
 
 // parseResolvConf reads nameserver, search and options lines as kubelet does: nameservers
-// accumulate, the last search and options lines win, and search domains lose a trailing dot.
+// accumulate; the last search line wins, its domains lose a trailing dot and a lone "." is dropped;
+// options accumulate over every options line, a later option replacing an earlier one of the same
+// name (the part before ':') where that one stood. Content of 10 MiB or more is an error.
 func parseResolvConf(content []byte) (servers, searches, options []string, err error) {
-	if len(content) > maxResolvConfBytes {
-		return nil, nil, nil, errors.New("resolv.conf is larger than " + strconv.Itoa(maxResolvConfBytes) + " bytes")
+	if _, err := utilio.ReadAtMost(bytes.NewReader(content), maxResolvConfBytes); err != nil {
+		return nil, nil, nil, err
 	}
 	servers, searches, options = []string{}, []string{}, []string{}
-	var errs []error
+	emptyNameserver := false
 	for _, line := range strings.Split(string(content), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "#") {
@@ -213,18 +233,43 @@ func parseResolvConf(content []byte) (servers, searches, options []string, err e
 		switch fields[0] {
 		case "nameserver":
 			if len(fields) < 2 {
-				errs = append(errs, errors.New("nameserver list is empty "))
+				emptyNameserver = true
 				continue
 			}
 			servers = append(servers, fields[1])
 		case "search":
 			searches = make([]string, 0, len(fields)-1)
 			for _, s := range fields[1:] {
-				searches = append(searches, strings.TrimSuffix(s, "."))
+				if s != "." {
+					searches = append(searches, strings.TrimSuffix(s, "."))
+				}
 			}
 		case "options":
-			options = fields[1:]
+			options = appendResolvOptions(options, fields[1:])
 		}
 	}
-	return servers, searches, options, errors.Join(errs...)
+	if emptyNameserver {
+		// Kubelet aggregates one error per empty line, and its aggregate prints a repeated message
+		// once.
+		return servers, searches, options, errors.New("nameserver list is empty ")
+	}
+	return servers, searches, options, nil
+}
+
+// appendResolvOptions adds options to base; one whose name is already there replaces it in place.
+func appendResolvOptions(base, options []string) []string {
+	for _, o := range options {
+		name, _, _ := strings.Cut(o, ":")
+		replaced := false
+		for i, b := range base {
+			if bName, _, _ := strings.Cut(b, ":"); bName == name {
+				base[i], replaced = o, true
+				break
+			}
+		}
+		if !replaced {
+			base = append(base, o)
+		}
+	}
+	return base
 }

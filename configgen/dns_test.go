@@ -1,6 +1,7 @@
 package configgen
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -166,6 +167,128 @@ func TestPodDNSSearchLimits(t *testing.T) {
 	})
 	t.Run("a nameserver line without an address is an error", func(t *testing.T) {
 		_, _, err := PodDNS(&v1.Pod{Spec: v1.PodSpec{DNSPolicy: v1.DNSDefault}}, NodeDNS{HostResolvConf: []byte("nameserver\n")})
-		require.EqualError(t, err, "nameserver list is empty ")
+		require.EqualError(t, err, "Encountered error while parsing resolv conf file. Error: nameserver list is empty ")
+	})
+}
+
+// TestPodDNSHostResolvConf covers kubelet's parseResolvConf and getHostDNSConfig: how the node's
+// resolv.conf becomes the base of a pod's DNS.
+func TestPodDNSHostResolvConf(t *testing.T) {
+	defaultPolicy := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: v1.PodSpec{DNSPolicy: v1.DNSDefault}}
+	clusterFirst := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: v1.PodSpec{DNSPolicy: v1.DNSClusterFirst}}
+	tests := []struct {
+		name         string
+		pod          *v1.Pod
+		resolv       string
+		clusterDNS   []string
+		wantServers  []string
+		wantSearches []string
+		wantOptions  []string
+		wantWarnings int
+	}{
+		{
+			name:        "search . (systemd-resolved's stub) is dropped, leaving no search path",
+			pod:         defaultPolicy,
+			resolv:      "nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n",
+			wantServers: []string{"127.0.0.53"}, wantSearches: []string{}, wantOptions: []string{"edns0", "trust-ad"},
+		},
+		{
+			name:        "search . among other domains is dropped and trailing dots are trimmed",
+			pod:         defaultPolicy,
+			resolv:      "search corp.example. . lab.example\n",
+			wantServers: []string{}, wantSearches: []string{"corp.example", "lab.example"}, wantOptions: []string{},
+		},
+		{
+			name:         "search . does not add an empty search path after the cluster's",
+			pod:          clusterFirst,
+			resolv:       "nameserver 127.0.0.53\nsearch .\n",
+			clusterDNS:   []string{"10.96.0.10"},
+			wantServers:  []string{"10.96.0.10"},
+			wantSearches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local"},
+			wantOptions:  []string{"ndots:5"},
+		},
+		{
+			name:        "options lines accumulate, and a later option of the same name replaces the earlier in place",
+			pod:         defaultPolicy,
+			resolv:      "options ndots:2 timeout:1\noptions attempts:3 ndots:4\n",
+			wantServers: []string{}, wantSearches: []string{}, wantOptions: []string{"ndots:4", "timeout:1", "attempts:3"},
+		},
+		{
+			name:        "an option repeated on one line is kept once, with its last value",
+			pod:         defaultPolicy,
+			resolv:      "options rotate ndots:1 ndots:2\n",
+			wantServers: []string{}, wantSearches: []string{}, wantOptions: []string{"rotate", "ndots:2"},
+		},
+		{
+			name:         "cluster DNS addresses are written as kubelet parses them, leading zeros and all",
+			pod:          clusterFirst,
+			resolv:       "",
+			clusterDNS:   []string{"010.096.000.010", "fd00:0:0::a"},
+			wantServers:  []string{"10.96.0.10", "fd00::a"},
+			wantSearches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local"},
+			wantOptions:  []string{"ndots:5"},
+		},
+		{
+			name:         "a cluster DNS entry that is not an IP is dropped with a warning",
+			pod:          clusterFirst,
+			resolv:       "",
+			clusterDNS:   []string{"dns.example", "10.96.0.10"},
+			wantServers:  []string{"10.96.0.10"},
+			wantSearches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local"},
+			wantOptions:  []string{"ndots:5"},
+			wantWarnings: 1,
+		},
+		{
+			name:        "no valid cluster DNS entry: ClusterFirst falls back to the host's DNS",
+			pod:         clusterFirst,
+			resolv:      "nameserver 10.0.0.2\n",
+			clusterDNS:  []string{"dns.example"},
+			wantServers: []string{"10.0.0.2"}, wantSearches: []string{}, wantOptions: []string{},
+			wantWarnings: 2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node := NodeDNS{ClusterDNS: tt.clusterDNS, ClusterDomain: "cluster.local", HostResolvConf: []byte(tt.resolv)}
+			got, warnings, err := PodDNS(tt.pod, node)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantServers, got.Servers)
+			assert.Equal(t, tt.wantSearches, got.Searches)
+			assert.Equal(t, tt.wantOptions, got.Options)
+			assert.Len(t, warnings, tt.wantWarnings, "warnings: %v", warnings)
+		})
+	}
+}
+
+func TestPodDNSHostResolvConfErrors(t *testing.T) {
+	pod := &v1.Pod{Spec: v1.PodSpec{DNSPolicy: v1.DNSDefault}}
+	tests := []struct {
+		name    string
+		resolv  []byte
+		wantErr string
+	}{
+		{
+			name:    "several empty nameserver lines give one message, as kubelet's error aggregate de-duplicates",
+			resolv:  []byte("nameserver\nsearch a.example\nnameserver\n"),
+			wantErr: "Encountered error while parsing resolv conf file. Error: nameserver list is empty ",
+		},
+		{
+			name:    "a resolv.conf of 10 MiB reaches kubelet's read limit",
+			resolv:  bytes.Repeat([]byte("#"), 10<<20),
+			wantErr: "Encountered error while parsing resolv conf file. Error: the read limit is reached",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, err := PodDNS(pod, NodeDNS{HostResolvConf: tt.resolv})
+			require.EqualError(t, err, tt.wantErr)
+			assert.Nil(t, got)
+		})
+	}
+	t.Run("a resolv.conf just under 10 MiB is read", func(t *testing.T) {
+		resolv := append(bytes.Repeat([]byte("#"), 10<<20-len("\nnameserver 10.0.0.2")-1), "\nnameserver 10.0.0.2"...)
+		got, _, err := PodDNS(pod, NodeDNS{HostResolvConf: resolv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"10.0.0.2"}, got.Servers)
 	})
 }
