@@ -175,3 +175,29 @@ func TestAllocatingUserNamespacesWithoutBlocksHasOne(t *testing.T) {
 	_, err = m.GetOrCreateUserNamespaceMappings(context.Background(), pod("b"), "")
 	require.EqualError(t, err, "user namespace for pod p_ns(b): all 1 id ranges are in use")
 }
+
+// Called directly, the mapper answers like kubelet's userns manager: pods that keep the host's
+// user namespace get NODE mode and no block; a nil pod is an error, not a panic.
+func TestUserNamespacesHostUsersAndNilPod(t *testing.T) {
+	ctx := context.Background()
+	for name, m := range map[string]*securitytest.UserNamespaces{
+		"fixed":      securitytest.FixedUserNamespaces(65536),
+		"allocating": securitytest.AllocatingUserNamespaces(65536, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, hostUsers := range []*bool{nil, ptr.To(true)} {
+				p := pod("host")
+				p.Spec.HostUsers = hostUsers
+				ns, err := m.GetOrCreateUserNamespaceMappings(ctx, p, "")
+				require.NoError(t, err)
+				assert.Equal(t, &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, ns)
+			}
+			ns, err := m.GetOrCreateUserNamespaceMappings(ctx, pod("own"), "")
+			require.NoError(t, err)
+			assert.Equal(t, uint32(65536), hostID(t, ns), "the NODE pods took no block")
+
+			_, err = m.GetOrCreateUserNamespaceMappings(ctx, nil, "")
+			require.ErrorIs(t, err, security.ErrInvalidInput)
+		})
+	}
+}

@@ -54,8 +54,16 @@ func AllocatingUserNamespaces(firstHostID uint32, blocks int) *UserNamespaces {
 	}
 }
 
-// GetOrCreateUserNamespaceMappings implements security.UserNamespaceMapper.
+// GetOrCreateUserNamespaceMappings implements security.UserNamespaceMapper. Like kubelet's userns
+// manager, it gives a pod whose hostUsers is unset or true NODE mode without checking the handler or
+// taking a block; a nil pod is an error wrapping security.ErrInvalidInput.
 func (u *UserNamespaces) GetOrCreateUserNamespaceMappings(_ context.Context, pod *v1.Pod, runtimeHandler string) (*runtimeapi.UserNamespace, error) {
+	if pod == nil {
+		return nil, fmt.Errorf("user namespace: no pod: %w", security.ErrInvalidInput)
+	}
+	if pod.Spec.HostUsers == nil || *pod.Spec.HostUsers {
+		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if err := security.CheckUserNamespaceSupport(u.Handlers, runtimeHandler); err != nil {
