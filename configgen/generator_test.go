@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -350,6 +351,73 @@ func TestGenerateRunContainerOptions(t *testing.T) {
 	require.Len(t, opts.Mounts, 2)
 	assert.Equal(t, mounts.HostsMountName, opts.Mounts[1].Name)
 	assert.Equal(t, []configgen.EnvVar{{Name: "PORT", Value: "8080"}, {Name: "POD_IP", Value: "10.0.0.9"}}, opts.Envs)
+}
+
+// Kubelet's GenerateRunContainerOptions sets RunContainerOptions.Hostname to GetNodenameForKernel's
+// result and fails as the sandbox does when the FQDN does not fit the kernel's nodename.
+func TestGenerateRunContainerOptionsHostname(t *testing.T) {
+	long := strings.Repeat("a", 40) // web.<40 a>.shop.svc.cluster.local is 67 bytes
+	tooLong := "failed to construct FQDN from pod hostname and cluster domain, FQDN web." + long +
+		".shop.svc.cluster.local is too long (64 characters is the max, 67 characters requested)"
+	tests := []struct {
+		name         string
+		pod          func(*v1.Pod)
+		wantHostname string
+		wantDomain   string
+		wantErr      string
+	}{
+		{
+			name:         "without a subdomain the hostname is the short name",
+			pod:          func(p *v1.Pod) { p.Spec.SetHostnameAsFQDN = ptr.To(true) },
+			wantHostname: "web-7d9f8",
+		},
+		{
+			name:         "with a subdomain but no setHostnameAsFQDN the hostname stays short",
+			pod:          func(p *v1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "web", "frontend" },
+			wantHostname: "web", wantDomain: "frontend.shop.svc.cluster.local",
+		},
+		{
+			name: "setHostnameAsFQDN with a subdomain makes the hostname the FQDN",
+			pod: func(p *v1.Pod) {
+				p.Spec.Hostname, p.Spec.Subdomain, p.Spec.SetHostnameAsFQDN = "web", "frontend", ptr.To(true)
+			},
+			wantHostname: "web.frontend.shop.svc.cluster.local", wantDomain: "frontend.shop.svc.cluster.local",
+		},
+		{
+			name: "an FQDN over 64 bytes fails with kubelet's text",
+			pod: func(p *v1.Pod) {
+				p.Spec.Hostname, p.Spec.Subdomain, p.Spec.SetHostnameAsFQDN = "web", long, ptr.To(true)
+			},
+			wantErr: tooLong,
+		},
+		{
+			name:         "an FQDN over 64 bytes is fine without setHostnameAsFQDN",
+			pod:          func(p *v1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "web", long },
+			wantHostname: "web", wantDomain: long + ".shop.svc.cluster.local",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node, gen := sampleNode(t)
+			pod := samplePod()
+			tt.pod(pod)
+			podIPs := []string{"10.0.0.9"}
+			opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], podIPs, node.Volumes(pod))
+			require.NotNil(t, cleanup)
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				assert.Nil(t, opts)
+				cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, podIPs, "img", node.Volumes(pod), "")
+				require.EqualError(t, err, tt.wantErr, "GenerateContainerConfig fails the same way")
+				assert.Nil(t, cfg)
+				assert.Empty(t, node.Subpather.Binds(), "nothing was prepared on the host")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantHostname, opts.Hostname)
+			assert.Equal(t, tt.wantDomain, opts.HostDomain)
+		})
+	}
 }
 
 func TestRestartCountFromLogs(t *testing.T) {

@@ -28,8 +28,13 @@ type RunContainerOptions struct {
 	// PodContainerDir is <podDir>/containers/<name> when the container has a
 	// terminationMessagePath and the directory could be made; the termination file goes there.
 	PodContainerDir string
-	// Hostname and HostDomain are the pod's hostname and domain (GeneratePodHostNameAndDomain).
-	Hostname, HostDomain string
+	// Hostname is the name the container's UTS namespace gets, as kubelet sets
+	// RunContainerOptions.Hostname: the pod's hostname, or "<hostname>.<HostDomain>" when the pod
+	// sets setHostnameAsFQDN and has a domain (hosts.GetNodenameForKernel).
+	Hostname string
+	// HostDomain is the pod's domain, "<subdomain>.<namespace>.svc.<cluster domain>" or empty
+	// (hosts.GeneratePodHostNameAndDomain).
+	HostDomain string
 	// Warnings are what kubelet would only log.
 	Warnings []string
 }
@@ -90,8 +95,14 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	if err != nil {
 		return nil, noop, err
 	}
-	opts.Hostname, opts.HostDomain = hostname, domain
 	opts.Warnings = append(opts.Warnings, warnings...)
+	// The hosts file keeps the short hostname whatever setHostnameAsFQDN says; only the kernel's
+	// name becomes the FQDN, and an FQDN too long for it fails here as it fails the sandbox.
+	nodename, err := hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN)
+	if err != nil {
+		return nil, noop, err
+	}
+	opts.Hostname, opts.HostDomain = nodename, domain
 
 	devices, warnings, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
 	if err != nil {
