@@ -99,3 +99,15 @@ func TestCalculatorIsSafeForConcurrentUse(t *testing.T) {
 		assert.Equal(t, want, got)
 	}
 }
+
+// FuzzHugePageSizeKeysFromDirNames checks that odd directory names never panic and that the
+// listing order comes from the names alone, as the kernel's does.
+func FuzzHugePageSizeKeysFromDirNames(f *testing.F) {
+	f.Add("hugepages-2048kB", "hugepages-1048576kB", "hugepages-64kB")
+	f.Add("hugepages--1kB", "hugepages-99999999999999999999kB", "hugepages-kB")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		got := resources.HugePageSizeKeysFromDirNames([]string{a, b, c})
+		assert.Equal(t, got, resources.HugePageSizeKeysFromDirNames([]string{c, a, b}))
+		assert.LessOrEqual(t, len(got), 3)
+	})
+}
