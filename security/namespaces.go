@@ -59,8 +59,9 @@ func CheckUserNamespaceSupport(handlers map[string]bool, runtimeHandler string) 
 // CONTAINER otherwise; the user namespace is NODE unless hostUsers is false, in which case the
 // UserNamespaceMapper supplies the mappings for the pod's runtime handler. The handler is looked up
 // for every pod, so an unknown runtimeClassName is an error even with hostUsers unset. Without a mapper,
-// hostUsers: false is an error wrapping ErrUserNamespacesUnsupported; without a handler resolver the
-// handler is "".
+// hostUsers: false is an error wrapping ErrUserNamespacesUnsupported, worded as kubelet words a
+// handler without support (see CheckUserNamespaceSupport); without a handler resolver the handler
+// is "".
 func (r *Resolver) NamespacesForPod(ctx context.Context, pod *v1.Pod) (*runtimeapi.NamespaceOption, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("namespaces for pod: no pod: %w", ErrInvalidInput)
@@ -105,7 +106,9 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.
 		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
 	}
 	if cfg.UserNamespaces == nil {
-		return nil, &kindError{Msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", Kind: ErrUserNamespacesUnsupported}
+		// No mapper is a runtime whose handlers all lack user-namespace support: kubelet's words
+		// for that name the handler unless it is the default one.
+		return nil, CheckUserNamespaceSupport(map[string]bool{handler: false}, handler)
 	}
 	return cfg.UserNamespaces.GetOrCreateUserNamespaceMappings(ctx, pod, handler)
 }

@@ -61,6 +61,10 @@ func TestNamespacesForPod(t *testing.T) {
 			want:   &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: podMappings(65536)}},
 		{name: "hostUsers false without a mapper is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
+		{name: "hostUsers false without a mapper names the pod's runtime handler, as kubelet does for a handler without support",
+			spec:   func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("kata") },
+			config: func(c *security.Config) { c.RuntimeHandlers = securitytest.RuntimeClasses{"kata": "kata-qemu"} },
+			err:    "can't set `spec.hostUsers: false`, RuntimeClass handler \"kata-qemu\" does not support user namespaces"},
 		{name: "hostUsers false on a runtime whose default handler lacks support is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			config: func(c *security.Config) {
 				m := securitytest.FixedUserNamespaces(65536)
