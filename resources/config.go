@@ -53,9 +53,10 @@ type Node struct {
 	// SwapControllerAvailable says the memory cgroup can limit swap (kubelet:
 	// swapControllerAvailable). Without it kubelet writes no swap setting at all.
 	SwapControllerAvailable bool
-	// HugePageSizes are the page sizes the node supports, in kubelet's key format ("2MB", "1GB",
-	// see HugePageUnitSizeFromByteSize); every container gets one HugepageLimit per entry, in this
-	// order.
+	// HugePageSizes are the page sizes the node supports, as kubelet lists them ("2MB", "1GB", see
+	// HugePageSizeKeysFromDirNames for names and order); every container gets one HugepageLimit
+	// per entry, in this order. A container's hugepages-<size> limit applies to the entry named
+	// HugePageUnitSizeFromByteSize(size).
 	HugePageSizes []string
 	// PageSize is the memory page size in bytes memory.high is rounded down to; zero means 4096.
 	PageSize int64
