@@ -3,6 +3,7 @@ package configgen
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
@@ -98,8 +99,7 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 		Envs:        make([]*runtimeapi.KeyValue, len(opts.Envs)),
 	}
 	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
-		// CRI names its signals SIGNAL_<name>; an unknown name maps to RUNTIME_DEFAULT, as in kubelet.
-		cfg.StopSignal = runtimeapi.Signal(runtimeapi.Signal_value["SIGNAL_"+string(*container.Lifecycle.StopSignal)])
+		cfg.StopSignal = stopSignal(*container.Lifecycle.StopSignal)
 	}
 	for i, e := range opts.Envs {
 		cfg.Envs[i] = &runtimeapi.KeyValue{Key: e.Name, Value: []byte(e.Value)}
@@ -139,6 +139,18 @@ func (g *Generator) warn(pod *v1.Pod, container *v1.Container, warnings []string
 	for _, w := range warnings {
 		g.opts.OnWarning(pod, container, w)
 	}
+}
+
+// stopSignal maps a lifecycle stop signal to CRI as kubelet's signal table does: CRI's enum names
+// are SIGNAL_ and the API's name, with the real-time signals' "+" and "-" spelled PLUS and MINUS.
+// A name outside the API's list, CRI's own spelling included, is RUNTIME_DEFAULT.
+func stopSignal(sig v1.Signal) runtimeapi.Signal {
+	name := string(sig)
+	if strings.Contains(name, "PLUS") || strings.Contains(name, "MINUS") {
+		return runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT
+	}
+	name = strings.NewReplacer("+", "PLUS", "-", "MINUS").Replace(name)
+	return runtimeapi.Signal(runtimeapi.Signal_value["SIGNAL_"+name])
 }
 
 // cdiDevices converts CDI names; the result is never nil, as kubelet's makeCDIDevices.

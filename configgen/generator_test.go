@@ -217,6 +217,46 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	})
 }
 
+// Kubelet maps a lifecycle stopSignal to CRI through its signal table: v1's "SIGRTMIN+n" and
+// "SIGRTMAX-n" are CRI's SIGRTMINPLUSn and SIGRTMAXMINUSn, and any name not in the table is
+// RUNTIME_DEFAULT.
+func TestGenerateContainerConfigStopSignal(t *testing.T) {
+	tests := []struct {
+		name   string
+		gate   bool
+		signal v1.Signal
+		want   runtimeapi.Signal
+	}{
+		{name: "SIGTERM maps to SIGTERM", gate: true, signal: v1.SIGTERM, want: runtimeapi.Signal_SIGNAL_SIGTERM},
+		{name: "SIGRTMIN maps to SIGRTMIN", gate: true, signal: v1.SIGRTMIN, want: runtimeapi.Signal_SIGNAL_SIGRTMIN},
+		{name: "SIGRTMIN+1 maps to SIGRTMINPLUS1", gate: true, signal: v1.SIGRTMINPLUS1, want: runtimeapi.Signal_SIGNAL_SIGRTMINPLUS1},
+		{name: "SIGRTMIN+15 maps to SIGRTMINPLUS15", gate: true, signal: v1.SIGRTMINPLUS15, want: runtimeapi.Signal_SIGNAL_SIGRTMINPLUS15},
+		{name: "SIGRTMAX-14 maps to SIGRTMAXMINUS14", gate: true, signal: v1.SIGRTMAXMINUS14, want: runtimeapi.Signal_SIGNAL_SIGRTMAXMINUS14},
+		{name: "SIGRTMAX-1 maps to SIGRTMAXMINUS1", gate: true, signal: v1.SIGRTMAXMINUS1, want: runtimeapi.Signal_SIGNAL_SIGRTMAXMINUS1},
+		{name: "CRI's own spelling SIGRTMINPLUS1 is not a signal name", gate: true, signal: "SIGRTMINPLUS1", want: runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT},
+		{name: "a CRI enum name is not a signal name", gate: true, signal: "SIGNAL_SIGTERM", want: runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT},
+		{name: "an unknown name is RUNTIME_DEFAULT", gate: true, signal: "SIGBOGUS", want: runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT},
+		{name: "a lower-case name is unknown", gate: true, signal: "sigterm", want: runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT},
+		{name: "with the ContainerStopSignals gate off no stop signal is set", gate: false, signal: v1.SIGRTMINPLUS1, want: runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node := configgentest.NewNode()
+			gates := configgen.DefaultFeatureGates()
+			gates.ContainerStopSignals = tt.gate
+			node.Options.FeatureGates = &gates
+			gen, err := node.Generator()
+			require.NoError(t, err)
+			pod := samplePod()
+			sig := tt.signal
+			pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
+			cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.StopSignal)
+		})
+	}
+}
+
 func TestGenerateContainerConfigErrors(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
