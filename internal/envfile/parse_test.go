@@ -1,7 +1,9 @@
 package envfile
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -61,15 +63,81 @@ func TestParse(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse(strings.NewReader(tc.content), "/vol/env", tc.key)
+			refGot, refErr := reference(tc.content, "/vol/env", tc.key)
 			if tc.wantErr != "" {
 				require.EqualError(t, err, tc.wantErr)
+				require.EqualError(t, refErr, tc.wantErr, "reference reading")
 				assert.Empty(t, got)
 				return
 			}
 			require.NoError(t, err)
+			require.NoError(t, refErr, "reference reading")
 			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want, refGot, "reference reading")
 		})
 	}
+}
+
+// reference is a plain, line-by-line reading of kubelet's ParseEnv (SPEC §3.6) on whole strings,
+// written independently of Parse, to compare it with on any input.
+func reference(content, path, key string) (string, error) {
+	sc := bufio.NewScanner(strings.NewReader(content))
+	n := 0
+	bad := func(line int, reason string) error {
+		return fmt.Errorf("invalid environment variable format at line %d: %s", line, reason)
+	}
+	for sc.Scan() {
+		n++
+		line := strings.TrimLeft(sc.Text(), " \t")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		eq := strings.Index(line, "=")
+		if eq < 0 {
+			return "", bad(n, "missing '='")
+		}
+		name := strings.TrimRight(line[:eq], " \t")
+		switch {
+		case name == "":
+			return "", bad(n, "empty variable name")
+		case name != line[:eq]:
+			return "", bad(n, "whitespace before '=' is not allowed")
+		}
+		value := line[eq+1:]
+		if strings.TrimLeft(value, " \t") != value {
+			if name == key {
+				return "", nil
+			}
+			continue
+		}
+		if !strings.HasPrefix(value, "'") {
+			return "", bad(n, "value must be enclosed in single quotes")
+		}
+		start, rest, collected := n, value[1:], ""
+		for {
+			before, after, closed := strings.Cut(rest, "'")
+			if closed {
+				collected += before
+				if after = strings.TrimLeft(after, " \t"); after != "" && after[0] != '#' {
+					return "", bad(n, "unexpected content after closing quote")
+				}
+				if name == key {
+					return collected, nil
+				}
+				break
+			}
+			collected += rest + "\n"
+			if !sc.Scan() {
+				return "", fmt.Errorf("invalid environment variable format starting at line %d: unclosed single quote", start)
+			}
+			n++
+			rest = sc.Text()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", fmt.Errorf("error reading environment variable file %q: %w", path, err)
+	}
+	return "", nil
 }
 
 func TestParseErrorTypes(t *testing.T) {
@@ -110,6 +178,10 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, content, key string) {
 		got, err := Parse(strings.NewReader(content), "p", key)
+		want, wantErr := reference(content, "p", key)
+		if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("Parse(%q, %q) = %q, %v; the reference reading gives %q, %v", content, key, got, err, want, wantErr)
+		}
 		if err != nil && got != "" {
 			t.Fatalf("Parse returned %q with error %v", got, err)
 		}
