@@ -11,8 +11,9 @@ import (
 // SandboxPortMappings returns the sandbox's port mappings: every port of every regular container,
 // in order (kuberuntime's generatePodSandboxConfig with MakePortMappings). Within one container a
 // port whose name, or for an unnamed port its family, protocol, host IP, container port and host
-// port, repeats an earlier one is skipped with a warning, as kubelet does; init and ephemeral
-// containers publish no ports. The result is nil when there are none.
+// port, repeats an earlier one is skipped with a warning, as kubelet does; an unknown protocol is
+// TCP with a warning; init and ephemeral containers publish no ports. The result is nil when there
+// are none.
 func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []string) {
 	var out []*runtimeapi.PortMapping
 	var warnings []string
@@ -26,8 +27,12 @@ func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []string) {
 				continue
 			}
 			seen[key] = struct{}{}
+			proto, known := toRuntimeProtocol(p.Protocol)
+			if !known {
+				warnings = append(warnings, "unknown protocol "+strconv.Quote(string(p.Protocol))+" of a port in container "+c.Name+", defaulting to TCP")
+			}
 			out = append(out, &runtimeapi.PortMapping{
-				Protocol:      toRuntimeProtocol(p.Protocol),
+				Protocol:      proto,
 				ContainerPort: p.ContainerPort,
 				HostPort:      p.HostPort,
 				HostIp:        p.HostIP,
@@ -54,14 +59,17 @@ func portKey(p v1.ContainerPort) string {
 		strconv.Itoa(int(p.ContainerPort)) + ":" + strconv.Itoa(int(p.HostPort))
 }
 
-// toRuntimeProtocol maps an API protocol to CRI's; kubelet treats anything unknown as TCP.
-func toRuntimeProtocol(p v1.Protocol) runtimeapi.Protocol {
+// toRuntimeProtocol maps an API protocol to CRI's; kubelet treats anything unknown, the empty
+// string included, as TCP and logs it.
+func toRuntimeProtocol(p v1.Protocol) (runtimeapi.Protocol, bool) {
 	switch p {
+	case v1.ProtocolTCP:
+		return runtimeapi.Protocol_TCP, true
 	case v1.ProtocolUDP:
-		return runtimeapi.Protocol_UDP
+		return runtimeapi.Protocol_UDP, true
 	case v1.ProtocolSCTP:
-		return runtimeapi.Protocol_SCTP
+		return runtimeapi.Protocol_SCTP, true
 	default:
-		return runtimeapi.Protocol_TCP
+		return runtimeapi.Protocol_TCP, false
 	}
 }

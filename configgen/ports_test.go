@@ -54,9 +54,16 @@ func TestSandboxPortMappings(t *testing.T) {
 			want: []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_SCTP, 1, 1, ""), pm(runtimeapi.Protocol_SCTP, 1, 1, "")},
 		},
 		{
-			name: "an unknown protocol becomes TCP",
-			spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "QUIC", 1, 2, "")}}}},
-			want: []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
+			name:         "an unknown protocol becomes TCP with a warning, as kubelet logs it",
+			spec:         v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "QUIC", 1, 2, "")}}}},
+			want:         []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
+			wantWarnings: 1,
+		},
+		{
+			name:         "an empty protocol (no API defaulting) becomes TCP with a warning",
+			spec:         v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "", 1, 2, "")}}}},
+			want:         []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
+			wantWarnings: 1,
 		},
 	}
 	for _, tt := range tests {
