@@ -31,7 +31,8 @@ type NodeCgroups struct {
 // PodCgroupParent returns the sandbox's cgroup parent for a pod of the given QoS class (kubelet's
 // GetPodCgroupParent): <root>/kubepods[/burstable|/besteffort]/pod<uid> in cgroupfs form, or the
 // expanded slice path (/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid>.slice,
-// dashes in names becoming underscores) with the systemd driver.
+// dashes in names becoming underscores) with the systemd driver. A qos that is none of the three
+// classes is placed as Guaranteed: kubelet would place the pod at the cgroup root.
 func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 	if node.NoCgroupsPerQOS {
 		return ""

@@ -25,6 +25,7 @@ func TestPodCgroupParent(t *testing.T) {
 		{"systemd Guaranteed", v1.PodQOSGuaranteed, NodeCgroups{Driver: CgroupDriverSystemd},
 			"/kubepods.slice/kubepods-pod1234_abcd_5678_efgh.slice"},
 		{"cgroups-per-qos off gives no parent", v1.PodQOSBurstable, NodeCgroups{NoCgroupsPerQOS: true}, ""},
+		{"a class that is no QoS class stays inside kubepods, placed as Guaranteed", "Bogus", NodeCgroups{}, "/kubepods/pod1234-abcd-5678-efgh"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -372,6 +372,20 @@ func TestGeneratePodSandboxConfig(t *testing.T) {
 		_, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
 		require.ErrorContains(t, err, `pod Hostname "Bad_Name" is not a valid DNS label`)
 	})
+	t.Run("cgroup parent: a valid status.qosClass is used, as kubelet's GetPodQOS does", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Status.QOSClass = v1.PodQOSBestEffort
+		cfg, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.NoError(t, err)
+		assert.Equal(t, "/kubepods/besteffort/pod"+podUID, cfg.Linux.CgroupParent)
+	})
+	t.Run("cgroup parent: a status.qosClass that is no QoS class cannot take the pod out of kubepods", func(t *testing.T) {
+		p := pod.DeepCopy()
+		p.Status.QOSClass = "Bogus"
+		cfg, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
+		require.NoError(t, err)
+		assert.Equal(t, "/kubepods/burstable/pod"+podUID, cfg.Linux.CgroupParent, "the class computed from the spec")
+	})
 	t.Run("a namespace with a slash is refused", func(t *testing.T) {
 		p := pod.DeepCopy()
 		p.Namespace = "a/b"

@@ -75,11 +75,23 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 		return nil, err
 	}
 	cfg.Linux = &runtimeapi.LinuxPodSandboxConfig{
-		CgroupParent:    PodCgroupParent(pod, resources.GetPodQOS(pod, g.gates.PodLevelResources), g.opts.Cgroups),
+		CgroupParent:    PodCgroupParent(pod, g.cgroupQOS(pod), g.opts.Cgroups),
 		SecurityContext: sc,
 		Sysctls:         g.security.SandboxSysctls(pod),
 		Resources:       res,
 		Overhead:        overhead,
 	}
 	return cfg, nil
+}
+
+// cgroupQOS is the QoS class that places the pod's cgroup: status.qosClass when set, as kubelet's
+// GetPodQOS reads it, else the class computed from the spec. Kubelet puts a pod whose status names
+// no QoS class directly under the cgroup root, outside kubepods and its node-allocatable limits; a
+// spec that never passed the API server could ask for that, so such a status is ignored here.
+func (g *Generator) cgroupQOS(pod *v1.Pod) v1.PodQOSClass {
+	switch qos := pod.Status.QOSClass; qos {
+	case v1.PodQOSGuaranteed, v1.PodQOSBurstable, v1.PodQOSBestEffort:
+		return qos
+	}
+	return resources.ComputePodQOS(pod, g.gates.PodLevelResources)
 }
