@@ -89,7 +89,8 @@ var ipcSysctls = map[string]bool{
 // node: IPC sysctls (kernel.msg*, sem, shm*, fs.mqueue.*) unless hostIPC, net.* unless hostNetwork,
 // user.* unless hostUsers is true, kernel.domainname unless hostNetwork; all others are dropped.
 // Then the pod's securityContext.sysctls are set as given (not normalised), overriding defaults.
-// The map is never nil.
+// The map is never nil. When the defaults spell one sysctl both ways ("net.a.b" and "net/a/b"),
+// the dotted spelling's value is used; kubelet picks one at random.
 //
 // user.* defaults are kept when hostUsers is unset, as kubelet's code does (SPEC.md reads "only when
 // hostUsers is false").
@@ -101,9 +102,15 @@ func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	if cfg := r.Config(); cfg.DefaultPodSysctlsGate {
 		for k, v := range cfg.DefaultPodSysctls {
 			name := NormalizeSysctlName(k)
-			if sysctlAllowed(pod, name) {
-				out[name] = v
+			if !sysctlAllowed(pod, name) {
+				continue
 			}
+			// Two keys can only name one sysctl as "a.b/c" and "a/b.c"; kubelet keeps whichever
+			// its map walk meets last, this keeps the dotted one.
+			if _, seen := out[name]; seen && k != name {
+				continue
+			}
+			out[name] = v
 		}
 	}
 	if pod.Spec.SecurityContext != nil {

@@ -181,6 +181,23 @@ func TestSandboxSysctls(t *testing.T) {
 	assert.Equal(t, map[string]string{}, newResolver(t, nil).SandboxSysctls(nil))
 }
 
+// Kubelet walks its default-sysctl map in Go's random order, so when two spellings of one sysctl
+// are configured the winner changes from run to run; here the dotted spelling always wins.
+func TestSandboxSysctlsTwoSpellingsOfOneDefaultAreDeterministic(t *testing.T) {
+	pod := testPod(nil, nil)
+	for range 64 {
+		r := newResolver(t, func(c *security.Config) {
+			c.DefaultPodSysctlsGate = true
+			c.DefaultPodSysctls = map[string]string{
+				"net/ipv4/ip_forward": "slashed", "net.ipv4.ip_forward": "dotted",
+				"kernel/shmmax": "slashed", "kernel.shmmax": "dotted",
+				"net/a/b.c": "slashed a", "net.a.b/c": "dotted a",
+			}
+		})
+		require.Equal(t, map[string]string{"net.ipv4.ip_forward": "dotted", "kernel.shmmax": "dotted", "net.a.b/c": "dotted a"}, r.SandboxSysctls(pod))
+	}
+}
+
 func TestNormalizeSysctlName(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{name: "dotted name is unchanged", in: "net.ipv4.ip_forward", want: "net.ipv4.ip_forward"},
