@@ -67,7 +67,7 @@ type EnvInput struct {
 // The order is deterministic (kubelet's follows Go map order, so it matches kubelet's as a set):
 // variables in the order of their first definition — envFrom sources in order, each source's keys
 // sorted, then env entries — where a redefinition keeps the first position and takes the new
-// value; then the remaining service variables sorted by name.
+// value; then the remaining service variables sorted by name. No variables at all gives nil.
 //
 // Errors carry kubelet's texts and can be classified with errors.Is (ErrKeyNotFound, ErrEnvFile,
 // ...); errors from the getters are returned as they are. The warnings are what kubelet would only
@@ -98,7 +98,12 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []str
 			return nil, b.warnings, err
 		}
 	}
-	return b.result(), b.warnings, nil
+	out := b.result()
+	if len(out) == 0 {
+		// Kubelet appends to a nil slice, so an empty environment is nil.
+		out = nil
+	}
+	return out, b.warnings, nil
 }
 
 // isStaticPod reports whether the pod came from a file or URL rather than the API server

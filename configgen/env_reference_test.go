@@ -101,7 +101,7 @@ func referenceEnv(pod *v1.Pod, cms map[string]*v1.ConfigMap, svcs []*v1.Service)
 			define(e.Name, "")
 		}
 	}
-	out := make([]configgen.EnvVar, 0, len(order)+len(svcEnv))
+	var out []configgen.EnvVar
 	for _, k := range order {
 		out = append(out, configgen.EnvVar{Name: k, Value: tmp[k]})
 	}

@@ -116,9 +116,9 @@ func TestMakeEnvironmentVariablesValidation(t *testing.T) {
 			wantErr: "invalid input, pod and container cannot be nil",
 		},
 		{
-			name: "empty container gives no variables",
+			name: "no variables at all gives nil, as kubelet's does",
 			pod:  testPod(),
-			want: []configgen.EnvVar{},
+			want: nil,
 		},
 	})
 }
@@ -178,7 +178,7 @@ func TestMakeEnvironmentVariablesEnvFrom(t *testing.T) {
 			name:  "missing optional secret is skipped",
 			pod:   withEnvFrom(testPod(), fromSecret("nope", "", true)),
 			setup: store,
-			want:  []configgen.EnvVar{},
+			want:  nil,
 		},
 		{
 			name:    "missing configMap returns the getter's error",
@@ -224,7 +224,7 @@ func TestMakeEnvironmentVariablesEnvFrom(t *testing.T) {
 			name:  "envFrom entry with neither reference is ignored",
 			pod:   withEnvFrom(testPod(), v1.EnvFromSource{Prefix: "X_"}),
 			setup: store,
-			want:  []configgen.EnvVar{},
+			want:  nil,
 		},
 		{
 			name: "getter returning nothing is an error naming pod and container",

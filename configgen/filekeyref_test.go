@@ -87,7 +87,7 @@ func TestFileKeyRef(t *testing.T) {
 			wantErr: "SecureJoin " + filepath.Join(vol, "loop.env") + ": too many levels of symbolic links",
 			wantIs:  []error{configgen.ErrEnvFile, syscall.ELOOP},
 		},
-		{name: "missing optional key omits the variable", env: fileEnv("V", "vol", "config.env", "NOPE", true), want: []configgen.EnvVar{}},
+		{name: "missing optional key omits the variable", env: fileEnv("V", "vol", "config.env", "NOPE", true), want: nil},
 		{
 			name: "missing key is an error naming the file", env: fileEnv("V", "vol", "config.env", "NOPE", false),
 			wantErr: `environment variable key "NOPE" not found in file "` + filepath.Join(vol, "config.env") + `"`,
@@ -97,7 +97,7 @@ func TestFileKeyRef(t *testing.T) {
 			name: "empty value counts as missing", env: fileEnv("V", "vol", "config.env", "EMPTY", false),
 			wantErr: `environment variable key "EMPTY" not found in file "` + filepath.Join(vol, "config.env") + `"`,
 		},
-		{name: "empty optional value omits the variable", env: fileEnv("V", "vol", "config.env", "EMPTY", true), want: []configgen.EnvVar{}},
+		{name: "empty optional value omits the variable", env: fileEnv("V", "vol", "config.env", "EMPTY", true), want: nil},
 		{
 			name: "whitespace after = is an empty value", env: fileEnv("V", "vol", "config.env", "BLANK", false),
 			wantErr: `environment variable key "BLANK" not found in file "` + filepath.Join(vol, "config.env") + `"`,
