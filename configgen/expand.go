@@ -11,8 +11,11 @@ import (
 // ExpandContainerCommandAndArgs expands the $(VAR) references in the container's command and args
 // against envs, a later duplicate name winning (kubelet: container.ExpandContainerCommandAndArgs).
 // A reference to an undefined variable stays as written and "$$" is an escape for "$". An empty
-// command or args gives nil.
+// command or args gives nil, and so does a nil container.
 func ExpandContainerCommandAndArgs(container *v1.Container, envs []EnvVar) (command, args []string) {
+	if container == nil {
+		return nil, nil
+	}
 	references := 0
 	for _, list := range [][]string{container.Command, container.Args} {
 		for _, s := range list {

@@ -55,6 +55,11 @@ func TestExpandContainerCommandAndArgs(t *testing.T) {
 			assert.Equal(t, tc.wantArg, args)
 		})
 	}
+	t.Run("a nil container gives nil command and args instead of a panic", func(t *testing.T) {
+		command, args := configgen.ExpandContainerCommandAndArgs(nil, envs)
+		assert.Nil(t, command)
+		assert.Nil(t, args)
+	})
 	t.Run("the container is not modified", func(t *testing.T) {
 		c := &v1.Container{Args: []string{"$(PORT)"}}
 		_, args := configgen.ExpandContainerCommandAndArgs(c, envs)
