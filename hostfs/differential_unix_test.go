@@ -23,6 +23,11 @@ import (
 // and the same error texts from both. The umask is cleared for the duration so that modes compare
 // (Memory applies none), which is why this test must not run in parallel.
 func TestMemoryMatchesOS(t *testing.T) {
+	if os.Geteuid() != 0 {
+		// Memory never enforces permission bits (a documented limitation), so the two backends
+		// agree only for a caller the kernel does not check either: root.
+		t.Skip("skipping: the differential test compares against the OS as root (run the tests as root, as CI does)")
+	}
 	old := syscall.Umask(0)
 	t.Cleanup(func() { syscall.Umask(old) })
 

@@ -37,6 +37,7 @@ func makeMountsVolume(t *testing.T, dir string) {
 }
 
 func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
+	requireRoot(t)
 	dir := testRoot(t)
 	makeMountsVolume(t, dir)
 	in := makeMountsInput(dir,
@@ -66,6 +67,7 @@ func TestMakeMountsLinuxBindsAndCleanup(t *testing.T) {
 }
 
 func TestMakeMountsLinuxUndoesOnError(t *testing.T) {
+	requireRoot(t)
 	dir := testRoot(t)
 	makeMountsVolume(t, dir)
 	in := makeMountsInput(dir,
