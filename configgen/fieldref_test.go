@@ -118,3 +118,29 @@ func TestFieldRef(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldRefWholeMaps pins kubelet's fieldpath.FormatMap: keys sorted by byte, written as they
+// are, each value quoted as fmt's %q does.
+func TestFieldRefWholeMaps(t *testing.T) {
+	tests := []struct {
+		name   string
+		labels map[string]string
+		want   string
+	}{
+		{name: "nil map gives an empty string", labels: nil, want: ""},
+		{name: "empty value is an empty quoted string", labels: map[string]string{"a": ""}, want: `a=""`},
+		{name: "keys sort by byte, upper case first", labels: map[string]string{"b": "1", "B": "2", "a": "3"}, want: "B=\"2\"\na=\"3\"\nb=\"1\""},
+		{name: "printable unicode is kept, control characters are escaped", labels: map[string]string{"k": "é\t\n\x00\u2028"}, want: `k="é\t\n\x00\u2028"`},
+		{name: "invalid UTF-8 in a value is escaped byte by byte", labels: map[string]string{"k": "a\xffb"}, want: `k="a\xffb"`},
+		{name: "a key is written unquoted, whatever it holds", labels: map[string]string{"x=\"y\"\nz": "v"}, want: "x=\"y\"\nz=\"v\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := testPod(fieldEnv("L", "metadata.labels"), fieldEnv("A", "metadata.annotations"))
+			pod.Labels, pod.Annotations = tc.labels, tc.labels
+			got, _, err := configgen.MakeEnvironmentVariables(context.Background(), envInput(pod))
+			require.NoError(t, err)
+			assert.Equal(t, vars("L", tc.want, "A", tc.want), got)
+		})
+	}
+}
