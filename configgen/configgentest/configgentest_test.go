@@ -85,6 +85,7 @@ func TestNodeVolumes(t *testing.T) {
 			{Name: "pr", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{}}},
 			{Name: "h", VolumeSource: v1.VolumeSource{HostPath: &v1.HostPathVolumeSource{Path: "/srv/h"}}},
 			{Name: "pvc", VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: "claim", ReadOnly: true}}},
+			{Name: "rw", VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: "rw-claim"}}},
 			{Name: "img", VolumeSource: v1.VolumeSource{Image: &v1.ImageVolumeSource{Reference: "tools:1"}}},
 		}},
 	}
@@ -97,7 +98,9 @@ func TestNodeVolumes(t *testing.T) {
 		"d":   {HostPath: root + "kubernetes.io~downward-api/d", ReadOnly: true, SELinuxRelabel: true},
 		"pr":  {HostPath: root + "kubernetes.io~projected/pr", ReadOnly: true, SELinuxRelabel: true},
 		"h":   {HostPath: "/srv/h"},
-		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, SELinuxRelabel: true, InnerVolumeName: "claim"},
+		// Kubelet's CSI mounter is unmanaged, so never relabelled, when read-only.
+		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, InnerVolumeName: "claim"},
+		"rw":  {HostPath: root + "kubernetes.io~csi/rw-claim/mount", SELinuxRelabel: true, InnerVolumeName: "rw-claim"},
 		"img": {Image: &runtimeapi.ImageSpec{Image: "tools:1", UserSpecifiedImage: "tools:1"}},
 	}, got)
 	exists, err := node.HostUtils.PathExists(root + "kubernetes.io~empty-dir/e")

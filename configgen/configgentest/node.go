@@ -124,7 +124,7 @@ func (n *Node) Volumes(pod *v1.Pod) mounts.VolumeMap {
 			v.HostPath = filepath.Join(podVolumes, "kubernetes.io~csi", src.PersistentVolumeClaim.ClaimName, "mount")
 			v.InnerVolumeName = src.PersistentVolumeClaim.ClaimName
 			v.ReadOnly = src.PersistentVolumeClaim.ReadOnly
-			v.SELinuxRelabel = true
+			v.SELinuxRelabel = !v.ReadOnly // kubelet's CSI mounter is managed only when writable
 		case src.Ephemeral != nil:
 			v.HostPath = filepath.Join(podVolumes, "kubernetes.io~csi", "pvc-"+pod.Name+"-"+vol.Name, "mount")
 			v.SELinuxRelabel = true
