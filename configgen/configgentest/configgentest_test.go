@@ -92,12 +92,12 @@ func TestNodeVolumes(t *testing.T) {
 	node := configgentest.NewNode()
 	got := node.Volumes(pod)
 	assert.Equal(t, mounts.VolumeMap{
-		"e":   {HostPath: root + "kubernetes.io~empty-dir/e", SELinuxRelabel: true},
-		"c":   {HostPath: root + "kubernetes.io~configmap/c", ReadOnly: true, SELinuxRelabel: true},
-		"s":   {HostPath: root + "kubernetes.io~secret/s", ReadOnly: true, SELinuxRelabel: true},
-		"d":   {HostPath: root + "kubernetes.io~downward-api/d", ReadOnly: true, SELinuxRelabel: true},
-		"pr":  {HostPath: root + "kubernetes.io~projected/pr", ReadOnly: true, SELinuxRelabel: true},
-		"h":   {HostPath: "/srv/h"},
+		"e":  {HostPath: root + "kubernetes.io~empty-dir/e", SELinuxRelabel: true},
+		"c":  {HostPath: root + "kubernetes.io~configmap/c", ReadOnly: true, SELinuxRelabel: true},
+		"s":  {HostPath: root + "kubernetes.io~secret/s", ReadOnly: true, SELinuxRelabel: true},
+		"d":  {HostPath: root + "kubernetes.io~downward-api/d", ReadOnly: true, SELinuxRelabel: true},
+		"pr": {HostPath: root + "kubernetes.io~projected/pr", ReadOnly: true, SELinuxRelabel: true},
+		"h":  {HostPath: "/srv/h"},
 		// Kubelet's CSI mounter is unmanaged, so never relabelled, when read-only.
 		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, InnerVolumeName: "claim"},
 		"rw":  {HostPath: root + "kubernetes.io~csi/rw-claim/mount", SELinuxRelabel: true, InnerVolumeName: "rw-claim"},
