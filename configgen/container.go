@@ -21,7 +21,7 @@ import (
 // resources.
 //
 // restartCount is the container's attempt (see RestartCountFromLogs for a container with no
-// status), imageRef the image the runtime resolved, nsTarget the runtime id of the container an
+// status), podIPs the sandbox's IPs (see PodSandboxIPs), imageRef the image the runtime resolved, nsTarget the runtime id of the container an
 // ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
 //
 // Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
