@@ -10,6 +10,8 @@ import (
 
 	"github.com/podconfig/podconfig/blockdev"
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/internal/errkind"
+	"github.com/podconfig/podconfig/internal/pathelem"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
@@ -108,16 +110,8 @@ func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
 
 // checkPathElement rejects names that would not stay one element of a host path.
 func checkPathElement(field, name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("%w: %s must not be empty", ErrInvalidPod, field)
-	case name == "." || name == "..":
-		return fmt.Errorf("%w: %s %q is not a valid path element", ErrInvalidPod, field, name)
-	}
-	for _, r := range name {
-		if r == '/' || r == 0 {
-			return fmt.Errorf("%w: %s %q must not contain '/' or NUL", ErrInvalidPod, field, name)
-		}
+	if msg := pathelem.Validate(field, name); msg != "" {
+		return errkind.New(ErrInvalidPod, msg, nil)
 	}
 	return nil
 }

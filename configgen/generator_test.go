@@ -281,13 +281,13 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 		{
 			name:    "a pod UID that is not one path element is refused before anything is built",
 			pod:     func(p *v1.Pod) { p.UID = "../../etc" },
-			wantErr: `pod "shop/web-7d9f8": invalid pod: metadata.uid "../../etc" must not contain '/' or NUL`,
+			wantErr: `pod "shop/web-7d9f8": invalid metadata.uid "../../etc": must not contain '/'`,
 			wantIs:  configgen.ErrInvalidPod,
 		},
 		{
 			name:    "a container name of .. is refused",
 			pod:     func(p *v1.Pod) { p.Spec.Containers[0].Name = ".." },
-			wantErr: `pod "shop/web-7d9f8": invalid pod: container name ".." is not a valid path element`,
+			wantErr: `pod "shop/web-7d9f8": invalid container name "..": must not be '.' or '..'`,
 			wantIs:  configgen.ErrInvalidPod,
 		},
 		{

@@ -2,12 +2,14 @@ package logs
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // DefaultPodLogsDirectory is kubelet's default --pod-logs-dir (podLogsDirectory).
@@ -48,22 +50,18 @@ func ParsePodUIDFromLogsDirectory(name string) types.UID {
 }
 
 // ValidateLogPathNames checks that the names BuildContainerLogsDirectory joins cannot lead it out
-// of podLogsDir: none may hold '/' or NUL, and the container name, a path element of its own, may
-// not be empty, "." or "..". Kubelet relies on API validation for this; podconfig's callers run it
+// of podLogsDir: the pod's directory name <namespace>_<name>_<uid> and the container name must each
+// stay one path element. Kubelet relies on API validation for this; podconfig's callers run it
 // before creating the directory. Errors match ErrInvalidName.
 func ValidateLogPathNames(podNamespace, podName string, podUID types.UID, containerName string) error {
-	for _, f := range []struct{ field, value string }{
-		{"pod namespace", podNamespace},
-		{"pod name", podName},
-		{"pod UID", string(podUID)},
+	podDir := podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID)
+	for _, f := range [...]struct{ kind, name string }{
+		{"pod log directory name", podDir},
 		{"container name", containerName},
 	} {
-		if strings.ContainsAny(f.value, "/\x00") {
-			return fmt.Errorf("%w: %s %q must not contain '/' or NUL", ErrInvalidName, f.field, f.value)
+		if msg := pathelem.Validate(f.kind, f.name); msg != "" {
+			return errkind.New(ErrInvalidName, msg, nil)
 		}
-	}
-	if containerName == "" || containerName == "." || containerName == ".." {
-		return fmt.Errorf("%w: container name %q is not a usable path element", ErrInvalidName, containerName)
 	}
 	return nil
 }

@@ -81,19 +81,19 @@ func TestValidateLogPathNames(t *testing.T) {
 	}{
 		{name: "ordinary names are fine", ns: "shop", pod: "web-0", uid: "8d6f", container: "app"},
 		{name: "a namespace with a slash is rejected", ns: "../../etc", pod: "p", uid: "u", container: "c",
-			wantErr: `invalid name for a log path: pod namespace "../../etc" must not contain '/' or NUL`},
+			wantErr: `invalid pod log directory name "../../etc_p_u": must not contain '/'`},
 		{name: "a pod name with NUL is rejected", ns: "ns", pod: "p\x00", uid: "u", container: "c",
-			wantErr: `invalid name for a log path: pod name "p\x00" must not contain '/' or NUL`},
+			wantErr: `invalid pod log directory name "ns_p\x00_u": must not contain a NUL byte`},
 		{name: "a UID with a slash is rejected", ns: "ns", pod: "p", uid: "a/b", container: "c",
-			wantErr: `invalid name for a log path: pod UID "a/b" must not contain '/' or NUL`},
+			wantErr: `invalid pod log directory name "ns_p_a/b": must not contain '/'`},
 		{name: "a container name with a slash is rejected", ns: "ns", pod: "p", uid: "u", container: "../x",
-			wantErr: `invalid name for a log path: container name "../x" must not contain '/' or NUL`},
+			wantErr: `invalid container name "../x": must not contain '/'`},
 		{name: "a container name of .. is rejected", ns: "ns", pod: "p", uid: "u", container: "..",
-			wantErr: `invalid name for a log path: container name ".." is not a usable path element`},
+			wantErr: `invalid container name "..": must not be '.' or '..'`},
 		{name: "a container name of . is rejected", ns: "ns", pod: "p", uid: "u", container: ".",
-			wantErr: `invalid name for a log path: container name "." is not a usable path element`},
+			wantErr: `invalid container name ".": must not be '.' or '..'`},
 		{name: "an empty container name is rejected", ns: "ns", pod: "p", uid: "u", container: "",
-			wantErr: `invalid name for a log path: container name "" is not a usable path element`},
+			wantErr: `invalid container name "": must not be empty`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

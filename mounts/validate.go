@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // ValidateSubPath applies kubelet's subPath rules (makeMounts): a subPath must be relative and
@@ -42,20 +44,10 @@ func hasDotDotElement(p string) bool {
 // container names and inner volume names before they become <podDir>/volume-subpaths/<volume>/<container>.
 // Kubelet relies on API validation for this; podconfig may be fed specs that never saw it.
 func ValidateName(kind, name string) error {
-	var why string
-	switch {
-	case name == "":
-		why = "must not be empty"
-	case name == "." || name == "..":
-		why = "must not be '.' or '..'"
-	case strings.IndexByte(name, '/') >= 0:
-		why = "must not contain '/'"
-	case strings.IndexByte(name, 0) >= 0:
-		why = "must not contain a NUL byte"
-	default:
-		return nil
+	if msg := pathelem.Validate(kind, name); msg != "" {
+		return newError(ErrInvalidName, msg, nil)
 	}
-	return newError(ErrInvalidName, fmt.Sprintf("invalid %s %q: %s", kind, name, why), nil)
+	return nil
 }
 
 // joinPath is filepath.Join(base, sub) for an absolute base and a relative sub, without Clean's

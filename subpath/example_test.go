@@ -16,5 +16,5 @@ func ExampleBindTarget() {
 	fmt.Println(err)
 	// Output:
 	// /var/lib/kubelet/pods/uid-1/volume-subpaths/config/app/2 <nil>
-	// volume name ".." must not be ".."
+	// invalid volume name "..": must not be '.' or '..'
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // containerSubPathDirectoryName is the directory under the pod directory that holds the bind
@@ -15,13 +17,8 @@ const containerSubPathDirectoryName = "volume-subpaths"
 // "." or "..", and must not contain "/" or NUL. what names the field in the error ("volume name").
 // Kubelet trusts the API server for this; names that reach this package may never have passed one.
 func ValidateName(what, name string) error {
-	switch {
-	case name == "":
-		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s must not be empty", what)}
-	case name == "." || name == "..":
-		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s %q must not be %q", what, name, name)}
-	case strings.ContainsAny(name, "/\x00"):
-		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("%s %q must not contain '/' or NUL", what, name)}
+	if msg := pathelem.Validate(what, name); msg != "" {
+		return &kindError{Kind: ErrInvalidName, Msg: msg}
 	}
 	return nil
 }

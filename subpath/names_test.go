@@ -15,12 +15,12 @@ func TestValidateName(t *testing.T) {
 	}{
 		{"a plain name is accepted", "config-volume", ""},
 		{"a name with dots inside is accepted", "a..b", ""},
-		{"an empty name is rejected", "", "volume name must not be empty"},
-		{"a single dot is rejected", ".", `volume name "." must not be "."`},
-		{"two dots are rejected", "..", `volume name ".." must not be ".."`},
-		{"a slash is rejected", "a/b", `volume name "a/b" must not contain '/' or NUL`},
-		{"a leading slash is rejected", "/", `volume name "/" must not contain '/' or NUL`},
-		{"NUL is rejected", "a\x00", `volume name "a\x00" must not contain '/' or NUL`},
+		{"an empty name is rejected", "", `invalid volume name "": must not be empty`},
+		{"a single dot is rejected", ".", `invalid volume name ".": must not be '.' or '..'`},
+		{"two dots are rejected", "..", `invalid volume name "..": must not be '.' or '..'`},
+		{"a slash is rejected", "a/b", `invalid volume name "a/b": must not contain '/'`},
+		{"a leading slash is rejected", "/", `invalid volume name "/": must not contain '/'`},
+		{"NUL is rejected", "a\x00", `invalid volume name "a\x00": must not contain a NUL byte`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -236,14 +236,14 @@ func TestPrepareSafeSubpathHostileNames(t *testing.T) {
 		edit func(sp *mounts.Subpath)
 		msg  string
 	}{
-		{"empty volume name is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "" }, "volume name must not be empty"},
-		{"volume name . is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "." }, `volume name "." must not be "."`},
-		{"volume name .. is rejected", func(sp *mounts.Subpath) { sp.VolumeName = ".." }, `volume name ".." must not be ".."`},
-		{"volume name with / is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "../../etc" }, `volume name "../../etc" must not contain '/' or NUL`},
-		{"volume name with NUL is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "a\x00b" }, `volume name "a\x00b" must not contain '/' or NUL`},
-		{"empty container name is rejected", func(sp *mounts.Subpath) { sp.ContainerName = "" }, "container name must not be empty"},
-		{"container name .. is rejected", func(sp *mounts.Subpath) { sp.ContainerName = ".." }, `container name ".." must not be ".."`},
-		{"container name with / is rejected", func(sp *mounts.Subpath) { sp.ContainerName = "a/b" }, `container name "a/b" must not contain '/' or NUL`},
+		{"empty volume name is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "" }, `invalid volume name "": must not be empty`},
+		{"volume name . is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "." }, `invalid volume name ".": must not be '.' or '..'`},
+		{"volume name .. is rejected", func(sp *mounts.Subpath) { sp.VolumeName = ".." }, `invalid volume name "..": must not be '.' or '..'`},
+		{"volume name with / is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "../../etc" }, `invalid volume name "../../etc": must not contain '/'`},
+		{"volume name with NUL is rejected", func(sp *mounts.Subpath) { sp.VolumeName = "a\x00b" }, `invalid volume name "a\x00b": must not contain a NUL byte`},
+		{"empty container name is rejected", func(sp *mounts.Subpath) { sp.ContainerName = "" }, `invalid container name "": must not be empty`},
+		{"container name .. is rejected", func(sp *mounts.Subpath) { sp.ContainerName = ".." }, `invalid container name "..": must not be '.' or '..'`},
+		{"container name with / is rejected", func(sp *mounts.Subpath) { sp.ContainerName = "a/b" }, `invalid container name "a/b": must not contain '/'`},
 		{"negative volume mount index is rejected", func(sp *mounts.Subpath) { sp.VolumeMountIndex = -1 }, "volume mount index -1 must not be negative"},
 		{"empty pod directory is rejected", func(sp *mounts.Subpath) { sp.PodDir = "" }, "pod directory must not be empty"},
 	}
