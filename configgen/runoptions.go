@@ -122,13 +122,9 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	opts.Envs = append(opts.Envs, envs...)
 	opts.Warnings = append(opts.Warnings, warnings...)
 
-	env := make(map[string]string, len(opts.Envs))
-	for _, e := range opts.Envs {
-		env[e.Name] = e.Value
-	}
 	ms, undo, warnings, err := mounts.MakeMounts(mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
-		HostUtils: g.hostUtils, Subpather: g.subpather, Env: env, SupportsRecursiveReadOnly: supportsRRO,
+		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
 		EnsureHostsFile: func() (string, error) {
 			return hosts.MakeHostsFile(g.files, hosts.HostsFileOptions{
 				PodDir: podDir, PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
@@ -142,6 +138,22 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	opts.Mounts = append(opts.Mounts, ms...)
 	opts.Warnings = append(opts.Warnings, warnings...)
 	return opts, undo, nil
+}
+
+// subPathEnv maps the environment for subPathExpr, later duplicates winning as in kubelet's
+// envVarsToMap. Only subPathExpr reads it, so containers without one skip building it.
+func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
+	for _, vm := range container.VolumeMounts {
+		if vm.SubPathExpr == "" {
+			continue
+		}
+		env := make(map[string]string, len(envs))
+		for _, e := range envs {
+			env[e.Name] = e.Value
+		}
+		return env
+	}
+	return nil
 }
 
 // makePodContainerDir makes <podDir>/containers/<name> for the termination message. Kubelet only
