@@ -20,6 +20,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/hostfs/hostfstest"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/security/securitytest"
@@ -298,6 +299,36 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			wantErr: "localhostProfile must be set if seccompProfile type is Localhost.",
 		},
 		{
+			name: "the runtime's image-status error is returned as is",
+			node: func(n *configgentest.Node) {
+				n.Options.ImageUsers = imageUserFunc(func(context.Context, string) (*int64, string, error) {
+					return nil, "", errors.New("rpc error: code = Unavailable desc = runtime down")
+				})
+			},
+			wantErr: "rpc error: code = Unavailable desc = runtime down",
+		},
+		{
+			name: "a device plugin error is returned as is",
+			node: func(n *configgentest.Node) {
+				n.Options.DeviceResources = configgen.DeviceResourceGetterFunc(func(context.Context, *v1.Pod, *v1.Container) (*configgen.DeviceResources, error) {
+					return nil, errors.New("device plugin gone")
+				})
+			},
+			wantErr: "device plugin gone",
+		},
+		{
+			name: "a log directory that cannot be made fails with kubelet's text",
+			node: func(n *configgentest.Node) {
+				n.Options.Files = hostfstest.Wrap(n.Files, hostfstest.Funcs{MkdirAll: func(fsys hostfstest.FS, path string, perm fs.FileMode) error {
+					if strings.HasPrefix(path, "/var/log/pods/") {
+						return errors.New("disk full")
+					}
+					return fsys.MkdirAll(path, perm)
+				}})
+			},
+			wantErr: "create container log directory for container web failed: disk full",
+		},
+		{
 			name:    "a missing volume fails with kubelet's text",
 			pod:     func(p *v1.Pod) { p.Spec.Containers[0].VolumeMounts[0].Name = "nope" },
 			wantErr: `cannot find volume "nope" to mount into container "web"`,
@@ -328,6 +359,81 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no log directory is left behind")
 			_, statErr = node.Files.Stat("/var/lib/kubelet/pods/" + podUID + "/containers")
 			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no container directory is left behind")
+		})
+	}
+}
+
+// imageUserFunc adapts a function to security.ImageUserResolver.
+type imageUserFunc func(ctx context.Context, image string) (*int64, string, error)
+
+func (f imageUserFunc) ImageUser(ctx context.Context, image string) (*int64, string, error) {
+	return f(ctx, image)
+}
+
+// Kubelet only logs a container directory it cannot make; the container then has no
+// termination-message file (SPEC 3.1 step 8).
+func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
+	node := configgentest.NewNode()
+	node.Options.Files = hostfstest.Wrap(node.Files, hostfstest.Funcs{MkdirAll: func(fsys hostfstest.FS, path string, perm fs.FileMode) error {
+		if strings.HasSuffix(path, "/containers/web") {
+			return errors.New("read-only file system")
+		}
+		return fsys.MkdirAll(path, perm)
+	}})
+	var warnings []string
+	node.Options.OnWarning = func(_ *v1.Pod, _ *v1.Container, msg string) { warnings = append(warnings, msg) }
+	gen, err := node.Generator()
+	require.NoError(t, err)
+	pod := samplePod()
+	cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+	require.NoError(t, err)
+	for _, m := range cfg.Mounts {
+		assert.NotEqual(t, "/dev/termination-log", m.ContainerPath)
+	}
+	assert.Equal(t, []string{"error creating the container directory /var/lib/kubelet/pods/" + podUID + "/containers/web: read-only file system"}, warnings)
+}
+
+// recursiveReadOnly: IfPossible follows what the runtime reports for the pod's handler
+// (SPEC 3.1 step 1, 4.3).
+func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
+	handler := func(name string, rro bool) *runtimeapi.RuntimeHandler {
+		return &runtimeapi.RuntimeHandler{Name: name, Features: &runtimeapi.RuntimeHandlerFeatures{RecursiveReadOnlyMounts: rro}}
+	}
+	tests := []struct {
+		name         string
+		handlers     []*runtimeapi.RuntimeHandler
+		runtimeClass *string
+		want         bool
+		wantWarning  string
+	}{
+		{name: "no handlers reported: not supported", want: false},
+		{name: "the default handler supports it", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, want: true},
+		{name: "the default handler does not support it", handlers: []*runtimeapi.RuntimeHandler{handler("", false), handler("runsc", true)}, want: false},
+		{name: "the pod's runtime class picks its handler", handlers: []*runtimeapi.RuntimeHandler{handler("", false), handler("runsc", true)}, runtimeClass: ptr.To("gvisor"), want: true},
+		{name: "an unknown handler is not supported, with a warning", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, runtimeClass: ptr.To("gvisor"), want: false, wantWarning: `unknown runtime handler "runsc"`},
+		{name: "an unknown runtime class is not supported, with a warning", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, runtimeClass: ptr.To("nope"), want: false,
+			wantWarning: `failed to look up the runtime handler: runtimeclass.node.k8s.io "nope" not found`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node := configgentest.NewNode()
+			node.Options.RuntimeHandlers = tt.handlers
+			node.Options.Security.RuntimeHandlers = securitytest.RuntimeClasses{"gvisor": "runsc"}
+			gen, err := node.Generator()
+			require.NoError(t, err)
+			pod := samplePod()
+			pod.Spec.RuntimeClassName = tt.runtimeClass
+			pod.Spec.Containers[0].VolumeMounts[0] = v1.VolumeMount{Name: "data", MountPath: "/data", ReadOnly: true,
+				RecursiveReadOnly: ptr.To(v1.RecursiveReadOnlyIfPossible)}
+			opts, _, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], nil, node.Volumes(pod))
+			require.NoError(t, err)
+			require.Len(t, opts.Mounts, 1)
+			assert.Equal(t, tt.want, opts.Mounts[0].RecursiveReadOnly)
+			if tt.wantWarning == "" {
+				assert.Empty(t, opts.Warnings)
+			} else {
+				assert.Equal(t, []string{tt.wantWarning}, opts.Warnings)
+			}
 		})
 	}
 }

@@ -34,7 +34,8 @@ type Node struct {
 	Objects *Objects
 	// ImageUsers says which user each image runs as; unlisted images run as root.
 	ImageUsers securitytest.ImageUserMap
-	// Options is what Generator builds from; the backends above are filled in by Generator.
+	// Options is what Generator builds from; Generator fills in each backend above that Options
+	// leaves nil, so a test can wrap one (e.g. Files with hostfstest.Wrap to inject errors).
 	Options configgen.Options
 }
 
@@ -70,11 +71,19 @@ func NewNode(objs ...interface{}) *Node {
 // Generator returns a Generator over the node's backends and Options.
 func (n *Node) Generator() (*configgen.Generator, error) {
 	opts := n.Options
-	opts.Files = n.Files
-	opts.HostUtils = n.HostUtils
-	opts.Subpather = n.Subpather
-	opts.BlockDevices = n.BlockDevices
-	if n.ImageUsers != nil {
+	if opts.Files == nil {
+		opts.Files = n.Files
+	}
+	if opts.HostUtils == nil {
+		opts.HostUtils = n.HostUtils
+	}
+	if opts.Subpather == nil {
+		opts.Subpather = n.Subpather
+	}
+	if opts.BlockDevices == nil {
+		opts.BlockDevices = n.BlockDevices
+	}
+	if opts.ImageUsers == nil && n.ImageUsers != nil {
 		opts.ImageUsers = n.ImageUsers
 	}
 	if opts.ConfigMaps == nil {
