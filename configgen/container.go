@@ -25,16 +25,17 @@ import (
 // ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
 //
 // Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
-// this call did on the host: subPath bind mounts are undone, and the log directory and
-// termination-message file are made only once nothing else can fail. The returned cleanup is never
-// nil; run it after CreateContainer, whatever its outcome (see GenerateRunContainerOptions).
+// this call did on the host: subPath bind mounts are undone, and the log directory, the etc-hosts
+// file and the termination-message file are written only once nothing else can fail. The
+// returned cleanup is never nil; run it after CreateContainer, whatever its outcome (see
+// GenerateRunContainerOptions).
 // Warnings go to Options.OnWarning.
 func (g *Generator) GenerateContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, podIPs []string, imageRef string, volumes mounts.VolumeMap, nsTarget string) (*runtimeapi.ContainerConfig, func(), error) {
-	opts, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+	opts, hostsFile, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
 	if err != nil {
 		return nil, noop, err
 	}
-	cfg, err := g.containerConfig(ctx, pod, container, restartCount, imageRef, nsTarget, opts)
+	cfg, err := g.containerConfig(ctx, pod, container, restartCount, imageRef, nsTarget, opts, hostsFile)
 	if err != nil {
 		undo()
 		return nil, noop, err
@@ -43,7 +44,7 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, pod *v1.Pod, co
 	return cfg, noop, nil
 }
 
-func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, imageRef, nsTarget string, opts *RunContainerOptions) (*runtimeapi.ContainerConfig, error) {
+func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, imageRef, nsTarget string, opts *RunContainerOptions, hostsFile *deferredWrites) (*runtimeapi.ContainerConfig, error) {
 	if g.opts.ImageUsers == nil {
 		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrMissingDependency)
 	}
@@ -68,6 +69,9 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 	logDir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, container.Name)
 	if err := g.files.MkdirAll(logDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create container log directory for container %s failed: %v", container.Name, err)
+	}
+	if err := hostsFile.apply(g.files); err != nil {
+		return nil, err
 	}
 
 	annotations, warnings := ContainerAnnotations(pod, container, restartCount, opts.Annotations)

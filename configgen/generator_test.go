@@ -266,6 +266,9 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 		pod     func(*v1.Pod)
 		wantErr string
 		wantIs  error
+		// leavesLogDir: the host failed after the (empty) log directory was made; kubelet makes
+		// that directory first too, and podconfig has no remove operation to take it back.
+		leavesLogDir bool
 	}{
 		{
 			name:    "runAsNonRoot with an image that runs as root is refused",
@@ -329,6 +332,20 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			wantErr: "create container log directory for container web failed: disk full",
 		},
 		{
+			name: "an etc-hosts file that cannot be written fails with the host's error, and the binds are undone",
+			node: func(n *configgentest.Node) {
+				n.Options.Files = hostfstest.Wrap(n.Files, hostfstest.Funcs{WriteFile: func(fsys hostfstest.FS, path string, data []byte, perm fs.FileMode) error {
+					if strings.HasSuffix(path, "/etc-hosts") {
+						return &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
+					}
+					return fsys.WriteFile(path, data, perm)
+				}})
+			},
+			wantErr:      "open /var/lib/kubelet/pods/" + podUID + "/etc-hosts: permission denied",
+			wantIs:       fs.ErrPermission,
+			leavesLogDir: true,
+		},
+		{
 			name:    "a missing volume fails with kubelet's text",
 			pod:     func(p *v1.Pod) { p.Spec.Containers[0].VolumeMounts[0].Name = "nope" },
 			wantErr: `cannot find volume "nope" to mount into container "web"`,
@@ -355,10 +372,14 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			assert.Nil(t, cfg)
 			require.NotNil(t, cleanup, "the cleanup is never nil")
 			assert.Empty(t, node.Subpather.Binds(), "subPath binds made before the failure are undone")
-			_, statErr := node.Files.Stat("/var/log/pods/shop_web-7d9f8_" + podUID)
-			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no log directory is left behind")
-			_, statErr = node.Files.Stat("/var/lib/kubelet/pods/" + podUID + "/containers")
+			if !tt.leavesLogDir {
+				_, statErr := node.Files.Stat("/var/log/pods/shop_web-7d9f8_" + podUID)
+				assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no log directory is left behind")
+			}
+			_, statErr := node.Files.Stat("/var/lib/kubelet/pods/" + podUID + "/containers")
 			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no container directory is left behind")
+			_, statErr = node.Files.Stat("/var/lib/kubelet/pods/" + podUID + "/etc-hosts")
+			assert.True(t, errors.Is(statErr, fs.ErrNotExist), "no etc-hosts file is left behind")
 		})
 	}
 }
@@ -510,6 +531,9 @@ func TestGenerateRunContainerOptions(t *testing.T) {
 	assert.Equal(t, "/var/lib/kubelet/pods/"+podUID+"/containers/web", opts.PodContainerDir)
 	require.Len(t, opts.Mounts, 2)
 	assert.Equal(t, mounts.HostsMountName, opts.Mounts[1].Name)
+	hostsFile, err := node.Files.ReadFile(opts.Mounts[1].HostPath)
+	require.NoError(t, err, "the etc-hosts file is written")
+	assert.Contains(t, string(hostsFile), "10.0.0.9\tweb-7d9f8\n")
 	assert.Equal(t, []configgen.EnvVar{{Name: "PORT", Value: "8080"}, {Name: "POD_IP", Value: "10.0.0.9"}}, opts.Envs)
 }
 

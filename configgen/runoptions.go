@@ -45,13 +45,18 @@ type RunContainerOptions struct {
 // for its termination message.
 //
 // podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. On error nothing this call
-// did on the host remains, other than a rewritten etc-hosts file. The returned cleanup is never
+// did on the host remains: subPath binds are undone, and the etc-hosts file and the container
+// directory are written only once every other step has passed. The returned cleanup is never
 // nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
 // leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
 // (mounts.Subpather.CleanSubPaths).
 func (g *Generator) GenerateRunContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
-	opts, _, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+	opts, hostsFile, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
 	if err != nil {
+		return nil, noop, err
+	}
+	if err := hostsFile.apply(g.files); err != nil {
+		undo()
 		return nil, noop, err
 	}
 	g.makePodContainerDir(pod, container, opts)
@@ -60,19 +65,20 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, pod *v1.Pod
 
 func noop() {}
 
-// runContainerOptions is GenerateRunContainerOptions without the container directory, which
-// GenerateContainerConfig makes only once nothing else can fail. The returned undo reverses the
-// subPath preparations.
-func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
+// runContainerOptions is GenerateRunContainerOptions without its file writes: the pod's
+// etc-hosts file is recorded in the returned deferredWrites and the container directory is left
+// out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
+// reverses the subPath preparations.
+func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, *deferredWrites, func(), error) {
 	if pod == nil || container == nil {
-		return nil, noop, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
+		return nil, nil, noop, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}
 	podDir, err := g.PodDir(pod)
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	if err := checkPathElement("container name", container.Name); err != nil {
-		return nil, noop, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+		return nil, nil, noop, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
 	opts := &RunContainerOptions{}
 	supportsRRO := g.supportsRecursiveReadOnly(pod, opts)
@@ -80,7 +86,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	if g.opts.DeviceResources != nil {
 		dr, err := g.opts.DeviceResources.GetResources(ctx, pod, container)
 		if err != nil {
-			return nil, noop, err
+			return nil, nil, noop, err
 		}
 		if dr != nil {
 			opts.Devices = append(opts.Devices, dr.Devices...)
@@ -93,20 +99,20 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 
 	hostname, domain, warnings, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	opts.Warnings = append(opts.Warnings, warnings...)
 	// The hosts file keeps the short hostname whatever setHostnameAsFQDN says; only the kernel's
 	// name becomes the FQDN, and an FQDN too long for it fails here as it fails the sandbox.
 	nodename, err := hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN)
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	opts.Hostname, opts.HostDomain = nodename, domain
 
 	devices, warnings, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	opts.Devices = append(opts.Devices, devices...)
 	opts.Warnings = append(opts.Warnings, warnings...)
@@ -117,27 +123,28 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
 	})
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	opts.Envs = append(opts.Envs, envs...)
 	opts.Warnings = append(opts.Warnings, warnings...)
 
+	hostsFile := &deferredWrites{}
 	ms, undo, warnings, err := mounts.MakeMounts(mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
 		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
 		EnsureHostsFile: func() (string, error) {
-			return hosts.MakeHostsFile(g.files, hosts.HostsFileOptions{
+			return hosts.MakeHostsFile(hostsFile, hosts.HostsFileOptions{
 				PodDir: podDir, PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
 				HostAliases: pod.Spec.HostAliases, HostNetwork: pod.Spec.HostNetwork, NodeHosts: g.opts.NodeHosts,
 			})
 		},
 	})
 	if err != nil {
-		return nil, noop, err
+		return nil, nil, noop, err
 	}
 	opts.Mounts = append(opts.Mounts, ms...)
 	opts.Warnings = append(opts.Warnings, warnings...)
-	return opts, undo, nil
+	return opts, hostsFile, undo, nil
 }
 
 // subPathEnv maps the environment for subPathExpr, later duplicates winning as in kubelet's
