@@ -17,7 +17,7 @@ const (
 //   - node-critical pods (IsNodeCriticalPod) and Guaranteed pods get -997, BestEffort pods 1000;
 //   - a Burstable container gets 1000 - 1000*request/capacity, where request is its memory
 //     request plus, with podLevelResources and pod-level requests, an equal share of the pod's
-//     memory request that no container claims;
+//     memory request that no container claims (none when the containers claim more than the pod);
 //   - a restartable init container (sidecar) never scores above the regular container with the
 //     smallest memory request;
 //   - the result is at least 3 (so Guaranteed stays below) and 1000 becomes 999 (so BestEffort
@@ -144,6 +144,8 @@ func minRegularContainerMemory(pod *v1.Pod) int64 {
 
 // remainingPodMemReqPerContainer divides the part of the pod-level memory request that the
 // containers' aggregated requests leave unclaimed equally among all init and regular containers.
+// A pod-level request below the containers' total leaves nothing to share: the share is never
+// negative, as in kubelet's helper of the same name.
 func remainingPodMemReqPerContainer(pod *v1.Pod) int64 {
 	podReq, ok := pod.Spec.Resources.Requests[v1.ResourceMemory]
 	if !ok || podReq.IsZero() {
@@ -154,5 +156,5 @@ func remainingPodMemReqPerContainer(pod *v1.Pod) int64 {
 		return 0
 	}
 	agg := aggregate(pod, requestsOf)
-	return (podReq.Value() - agg.mem.Value()) / n
+	return max(podReq.Value()-agg.mem.Value(), 0) / n
 }

@@ -65,6 +65,10 @@ func TestGetContainerOOMScoreAdjust(t *testing.T) {
 		Requests: rl("cpu", "5m", "memory", "2G"),
 		Limits:   rl("cpu", "5m", "memory", "2G"),
 	}
+	// Pod-level request of 200M below the containers' 250M: nothing is left to share.
+	podLevelBelowContainers := podOf(ctr("a", rl("memory", "250M"), nil), ctr("b", nil, nil))
+	podLevelBelowContainers.Spec.InitContainers = []v1.Container{sidecar("side", rl("memory", "400M"), nil)}
+	podLevelBelowContainers.Spec.Resources = &v1.ResourceRequirements{Requests: rl("memory", "200M")}
 	podLevelLimitsOnly := podOf(ctr("a", rl("memory", "1G"), nil))
 	podLevelLimitsOnly.Spec.Resources = &v1.ResourceRequirements{Limits: rl("memory", "4G")}
 
@@ -100,6 +104,9 @@ func TestGetContainerOOMScoreAdjust(t *testing.T) {
 		{name: "pod-level requests are ignored without the PodLevelResources gate", pod: podLevel, container: "big", podLevelOff: true, want: 875},
 		{name: "a sidecar gets its share of the pod-level request too", pod: podLevelWithSidecar, container: "side", want: 813},
 		{name: "pod-level Guaranteed resources make every container -997", pod: podLevelGuaranteed, container: "b", want: -997},
+		{name: "a pod-level request below the containers' total gives no negative share", pod: podLevelBelowContainers, container: "a", want: 969},
+		{name: "a pod-level request below the containers' total leaves a container without requests at 999", pod: podLevelBelowContainers, container: "b", want: 999},
+		{name: "a sidecar gets no negative share of a pod-level request below the containers' total", pod: podLevelBelowContainers, container: "side", want: 950},
 		{name: "pod-level limits without requests do not change the formula", pod: podLevelLimitsOnly, container: "a", want: 875},
 		{name: "a request too large for 1000*request in int64 still scores 3", pod: burstable("10P"), want: 3},
 		{name: "a negative request scores 999, not above 1000", pod: burstable("-1G"), want: 999},
