@@ -21,12 +21,16 @@ import (
 // resources.
 //
 // restartCount is the container's attempt (see RestartCountFromLogs for a container with no
-// status), podIPs the sandbox's IPs (see PodSandboxIPs), imageRef the image the runtime resolved, nsTarget the runtime id of the container an
-// ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
+// status), podIPs the sandbox's IPs (see PodSandboxIPs), imageRef the image the runtime
+// resolved, nsTarget the runtime id of the container an ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
+//
+// The pod's data directories are made when missing (MakePodDataDirs), after every check of the
+// spec, so a pod with no volumes renders too.
 //
 // Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
-// this call did on the host: subPath bind mounts are undone, and the log directory, the etc-hosts
-// file and the termination-message file are written only once nothing else can fail. The
+// this call did on the host: subPath bind mounts are undone, and the pod's data directories, the
+// log directory, the etc-hosts file and the termination-message file are written only once
+// nothing else on the pod's spec can fail. The
 // returned cleanup is never nil; run it after CreateContainer, whatever its outcome (see
 // GenerateRunContainerOptions).
 // Warnings go to Options.OnWarning.
@@ -64,6 +68,9 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 	// directory behind; kubelet makes the directory first.
 	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, nsTarget)
 	if err != nil {
+		return nil, err
+	}
+	if err := g.MakePodDataDirs(pod); err != nil {
 		return nil, err
 	}
 	logDir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, container.Name)

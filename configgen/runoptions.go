@@ -44,8 +44,9 @@ type RunContainerOptions struct {
 // mounts (with subPath preparation and the pod's etc-hosts file) and the container's directory
 // for its termination message.
 //
-// podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. On error nothing this call
-// did on the host remains: subPath binds are undone, and the etc-hosts file and the container
+// podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. The pod's data directories
+// are made when missing (MakePodDataDirs). On error nothing this call did on the host remains:
+// subPath binds are undone, and the pod's data directories, the etc-hosts file and the container
 // directory are written only once every other step has passed. The returned cleanup is never
 // nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
 // leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
@@ -53,6 +54,10 @@ type RunContainerOptions struct {
 func (g *Generator) GenerateRunContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
 	opts, hostsFile, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
 	if err != nil {
+		return nil, noop, err
+	}
+	if err := g.MakePodDataDirs(pod); err != nil {
+		undo()
 		return nil, noop, err
 	}
 	if err := hostsFile.apply(g.files); err != nil {

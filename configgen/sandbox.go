@@ -15,7 +15,9 @@ import (
 // GeneratePodSandboxConfig returns the CRI config of the pod's sandbox, as kubelet's
 // generatePodSandboxConfig does on Linux: metadata, labels and annotations, DNS, hostname (not for
 // host-network pods), log directory, port mappings, cgroup parent, security context, sysctls, and
-// resources with overhead. attempt is the sandbox's attempt number. It has no effect on the host.
+// resources with overhead. attempt is the sandbox's attempt number. Its only effect on the host
+// is the pod's data directories, made when missing once everything else has been computed
+// (MakePodDataDirs), as kubelet makes them before it creates the sandbox.
 // Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container.
 func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
 	if pod == nil {
@@ -80,6 +82,9 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 		Sysctls:         g.security.SandboxSysctls(pod),
 		Resources:       res,
 		Overhead:        overhead,
+	}
+	if err := g.MakePodDataDirs(pod); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }

@@ -1,0 +1,55 @@
+package configgen
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
+
+// ErrHost: an operation on the host's files failed (a directory could not be made). The cause is
+// kept for errors.Is, e.g. fs.ErrPermission.
+var ErrHost = errors.New("host operation failed")
+
+// podDataDirMode is the mode kubelet's makePodDataDirs gives the pod's directories.
+const podDataDirMode = 0o750
+
+// PodDataDirs returns the pod's data directories in the order MakePodDataDirs makes them:
+// <RootDir>/pods/<uid>, then its volumes and plugins directories (kubelet's getPodDir,
+// getPodVolumesDir, getPodPluginsDir).
+func (g *Generator) PodDataDirs(pod *v1.Pod) ([]string, error) {
+	if pod == nil {
+		return nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	podDir, err := g.PodDir(pod)
+	if err != nil {
+		return nil, err
+	}
+	return []string{podDir, filepath.Join(podDir, "volumes"), filepath.Join(podDir, "plugins")}, nil
+}
+
+// MakePodDataDirs makes the pod's data directories that are missing, as kubelet's
+// makePodDataDirs does before it starts a pod: <RootDir>/pods/<uid>, <podDir>/volumes and
+// <podDir>/plugins, mode 0750 (less the umask on the host), through Options.Files. Existing
+// directories are left as they are.
+//
+// GeneratePodSandboxConfig, GenerateContainerConfig and GenerateRunContainerOptions call it once
+// the pod's spec has passed every check, so the pod's etc-hosts file and container directories
+// have a parent even for a pod with no volumes (kubelet's volume manager would otherwise be the
+// first to make the pod directory). Call it yourself to make the directories before mounting
+// volumes. A failure is an ErrHost error naming the pod; kubelet's event text is kept.
+func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
+	dirs, err := g.PodDataDirs(pod)
+	if err != nil {
+		return err
+	}
+	for _, dir := range dirs {
+		if err := g.files.MkdirAll(dir, podDataDirMode); err != nil {
+			return errkind.New(ErrHost, fmt.Sprintf("pod %q: error making pod data directories: %v", pod.Namespace+"/"+pod.Name, err), err)
+		}
+	}
+	return nil
+}
