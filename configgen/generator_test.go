@@ -537,18 +537,19 @@ func TestGenerateRunContainerOptions(t *testing.T) {
 	assert.Equal(t, []configgen.EnvVar{{Name: "PORT", Value: "8080"}, {Name: "POD_IP", Value: "10.0.0.9"}}, opts.Envs)
 }
 
-// Kubelet's GenerateRunContainerOptions sets RunContainerOptions.Hostname to GetNodenameForKernel's
-// result and fails as the sandbox does when the FQDN does not fit the kernel's nodename.
+// Kubelet v1.37 calls GetNodenameForKernel only for the sandbox: an FQDN too long for the
+// kernel's nodename fails GeneratePodSandboxConfig, while its containers still get their configs.
+// RunContainerOptions.Hostname is the sandbox's name when it has one, the short hostname otherwise.
 func TestGenerateRunContainerOptionsHostname(t *testing.T) {
 	long := strings.Repeat("a", 40) // web.<40 a>.shop.svc.cluster.local is 67 bytes
 	tooLong := "failed to construct FQDN from pod hostname and cluster domain, FQDN web." + long +
 		".shop.svc.cluster.local is too long (64 characters is the max, 67 characters requested)"
 	tests := []struct {
-		name         string
-		pod          func(*v1.Pod)
-		wantHostname string
-		wantDomain   string
-		wantErr      string
+		name           string
+		pod            func(*v1.Pod)
+		wantHostname   string
+		wantDomain     string
+		wantSandboxErr string
 	}{
 		{
 			name:         "without a subdomain the hostname is the short name",
@@ -568,11 +569,12 @@ func TestGenerateRunContainerOptionsHostname(t *testing.T) {
 			wantHostname: "web.frontend.shop.svc.cluster.local", wantDomain: "frontend.shop.svc.cluster.local",
 		},
 		{
-			name: "an FQDN over 64 bytes fails with kubelet's text",
+			name: "an FQDN over 64 bytes fails the sandbox with kubelet's text but not the containers",
 			pod: func(p *v1.Pod) {
 				p.Spec.Hostname, p.Spec.Subdomain, p.Spec.SetHostnameAsFQDN = "web", long, ptr.To(true)
 			},
-			wantErr: tooLong,
+			wantHostname: "web", wantDomain: long + ".shop.svc.cluster.local",
+			wantSandboxErr: tooLong,
 		},
 		{
 			name:         "an FQDN over 64 bytes is fine without setHostnameAsFQDN",
@@ -586,20 +588,25 @@ func TestGenerateRunContainerOptionsHostname(t *testing.T) {
 			pod := samplePod()
 			tt.pod(pod)
 			podIPs := []string{"10.0.0.9"}
-			opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], podIPs, node.Volumes(pod))
+			ctx := context.Background()
+			opts, cleanup, err := gen.GenerateRunContainerOptions(ctx, pod, &pod.Spec.Containers[0], podIPs, node.Volumes(pod))
 			require.NotNil(t, cleanup)
-			if tt.wantErr != "" {
-				require.EqualError(t, err, tt.wantErr)
-				assert.Nil(t, opts)
-				cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, podIPs, "img", node.Volumes(pod), "")
-				require.EqualError(t, err, tt.wantErr, "GenerateContainerConfig fails the same way")
-				assert.Nil(t, cfg)
-				assert.Empty(t, node.Subpather.Binds(), "nothing was prepared on the host")
-				return
-			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantHostname, opts.Hostname)
 			assert.Equal(t, tt.wantDomain, opts.HostDomain)
+
+			cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, podIPs, "img", node.Volumes(pod), "")
+			require.NoError(t, err, "the container gets a config whatever the FQDN's length")
+			require.NotNil(t, cfg)
+
+			sandbox, err := gen.GeneratePodSandboxConfig(ctx, pod, 0)
+			if tt.wantSandboxErr != "" {
+				require.EqualError(t, err, tt.wantSandboxErr)
+				assert.Nil(t, sandbox)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantHostname, sandbox.Hostname)
 		})
 	}
 }

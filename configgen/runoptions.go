@@ -28,9 +28,11 @@ type RunContainerOptions struct {
 	// PodContainerDir is <podDir>/containers/<name> when the container has a
 	// terminationMessagePath and the directory could be made; the termination file goes there.
 	PodContainerDir string
-	// Hostname is the name the container's UTS namespace gets, as kubelet sets
-	// RunContainerOptions.Hostname: the pod's hostname, or "<hostname>.<HostDomain>" when the pod
-	// sets setHostnameAsFQDN and has a domain (hosts.GetNodenameForKernel).
+	// Hostname is the name the pod's UTS namespace gets, the sandbox's hostname: the pod's
+	// hostname, or "<hostname>.<HostDomain>" when the pod sets setHostnameAsFQDN and has a domain
+	// (hosts.GetNodenameForKernel). Kubelet v1.37's RunContainerOptions has no such field and
+	// checks the FQDN's length only for the sandbox; when the FQDN is too long for the kernel,
+	// GeneratePodSandboxConfig fails and Hostname is the short hostname.
 	Hostname string
 	// HostDomain is the pod's domain, "<subdomain>.<namespace>.svc.<cluster domain>" or empty
 	// (hosts.GeneratePodHostNameAndDomain).
@@ -40,9 +42,9 @@ type RunContainerOptions struct {
 }
 
 // GenerateRunContainerOptions builds a container's environment, mounts and devices, as kubelet's
-// GenerateRunContainerOptions does: device-plugin resources, hostname, block volumes, environment,
-// mounts (with subPath preparation and the pod's etc-hosts file) and the container's directory
-// for its termination message.
+// GenerateRunContainerOptions does: device-plugin resources, hostname and domain, block volumes,
+// environment, mounts (with subPath preparation and the pod's etc-hosts file) and the container's
+// directory for its termination message.
 //
 // podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. The pod's data directories
 // are made when missing (MakePodDataDirs). On error nothing this call did on the host remains:
@@ -108,12 +110,12 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	}
 	opts.Warnings = append(opts.Warnings, warnings...)
 	// The hosts file keeps the short hostname whatever setHostnameAsFQDN says; only the kernel's
-	// name becomes the FQDN, and an FQDN too long for it fails here as it fails the sandbox.
-	nodename, err := hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN)
-	if err != nil {
-		return nil, nil, noop, err
+	// name becomes the FQDN. Kubelet checks the FQDN's length for the sandbox alone, so one too
+	// long for the kernel fails GeneratePodSandboxConfig, not the container.
+	opts.Hostname, opts.HostDomain = hostname, domain
+	if nodename, err := hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN); err == nil {
+		opts.Hostname = nodename
 	}
-	opts.Hostname, opts.HostDomain = nodename, domain
 
 	devices, warnings, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
 	if err != nil {
