@@ -87,13 +87,11 @@ var ipcSysctls = map[string]bool{
 // the DefaultPodSysctls gate on, the node's default sysctls come first, each name normalised with
 // NormalizeSysctlName and kept only when it lives in a namespace the pod does not share with the
 // node: IPC sysctls (kernel.msg*, sem, shm*, fs.mqueue.*) unless hostIPC, net.* unless hostNetwork,
-// user.* unless hostUsers is true, kernel.domainname unless hostNetwork; all others are dropped.
+// user.* only when hostUsers is false (unset means the host's user namespace, as the API's default
+// is true), kernel.domainname unless hostNetwork; all others are dropped.
 // Then the pod's securityContext.sysctls are set as given (not normalised), overriding defaults.
 // The map is never nil. When the defaults spell one sysctl both ways ("net.a.b" and "net/a/b"),
 // the dotted spelling's value is used; kubelet picks one at random.
-//
-// user.* defaults are kept when hostUsers is unset, as kubelet's code does (SPEC.md reads "only when
-// hostUsers is false").
 func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	out := make(map[string]string)
 	if pod == nil {
@@ -128,7 +126,7 @@ func sysctlAllowed(pod *v1.Pod, name string) bool {
 	case strings.HasPrefix(name, "net."):
 		return !pod.Spec.HostNetwork
 	case strings.HasPrefix(name, "user."):
-		return pod.Spec.HostUsers == nil || !*pod.Spec.HostUsers
+		return pod.Spec.HostUsers != nil && !*pod.Spec.HostUsers
 	case name == "kernel.domainname":
 		return !pod.Spec.HostNetwork
 	}

@@ -142,17 +142,22 @@ func TestSandboxSysctls(t *testing.T) {
 				p.Spec.SecurityContext = &v1.PodSecurityContext{Sysctls: []v1.Sysctl{{Name: "net/core/somaxconn", Value: "1024"}, {Name: "kernel.shm_rmid_forced", Value: "1"}}}
 			},
 			want: map[string]string{"net/core/somaxconn": "1024", "kernel.shm_rmid_forced": "1"}},
-		{name: "gate on: namespaced defaults kept and normalised, others dropped", gate: true,
+		{name: "gate on: namespaced defaults kept and normalised, others dropped, user defaults dropped with hostUsers unset", gate: true,
+			want: map[string]string{
+				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
+				"net.ipv4.conf.eno2/100.rp_filter": "5", "kernel.domainname": "example.com",
+			}},
+		{name: "gate on: hostUsers false keeps user defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
 			want: map[string]string{
 				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
 				"net.ipv4.conf.eno2/100.rp_filter": "5", "user.max_user_namespaces": "6", "kernel.domainname": "example.com",
 			}},
 		{name: "gate on: hostIPC drops IPC defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostIPC = true },
 			want: map[string]string{
-				"net.ipv4.ip_forward": "4", "net.ipv4.conf.eno2/100.rp_filter": "5", "user.max_user_namespaces": "6", "kernel.domainname": "example.com",
+				"net.ipv4.ip_forward": "4", "net.ipv4.conf.eno2/100.rp_filter": "5", "kernel.domainname": "example.com",
 			}},
 		{name: "gate on: hostNetwork drops net and domainname defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostNetwork = true },
-			want: map[string]string{"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "user.max_user_namespaces": "6"}},
+			want: map[string]string{"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3"}},
 		{name: "gate on: hostUsers true drops user defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(true) },
 			want: map[string]string{
 				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
