@@ -15,7 +15,8 @@ type FeatureGates struct {
 	CustomCPUCFSQuotaPeriod bool
 	// ContainerStopSignals sets ContainerConfig.StopSignal from lifecycle.stopSignal. Alpha, off.
 	ContainerStopSignals bool
-	// DefaultPodSysctls applies the kubelet's default sysctls to the sandbox. Alpha, off.
+	// DefaultPodSysctls lets Options.Security.DefaultPodSysctls, the kubelet's default sysctls,
+	// reach sandboxes; New refuses those defaults without it. Alpha, off.
 	DefaultPodSysctls bool
 	// DRANodeAllocatableResources adds DRA-allocated cpu, memory and hugepages. Alpha, off.
 	DRANodeAllocatableResources bool

@@ -25,6 +25,9 @@ var (
 	ErrMissingDependency = errors.New("missing dependency")
 	// ErrInvalidPod: a pod or container field that becomes part of a host path or a file is unsafe.
 	ErrInvalidPod = errors.New("invalid pod")
+	// ErrInvalidOptions: Options hold a combination that kubelet's configuration validation
+	// refuses, so no kubelet could run with them.
+	ErrInvalidOptions = errors.New("invalid options")
 )
 
 // Generator turns pods into CRI configs for one node. Build it with New. It holds no mutable
@@ -41,11 +44,17 @@ type Generator struct {
 }
 
 // New returns a Generator for the node Options describes. It fails when a default that reads the
-// host (the node's resources) cannot be read, or when the resources settings are invalid.
+// host (the node's resources) cannot be read, when the resources settings are invalid, and with
+// ErrInvalidOptions when Security.DefaultPodSysctls is set without the DefaultPodSysctls feature
+// gate, as kubelet's configuration validation does.
 func New(opts Options) (*Generator, error) {
 	g := &Generator{opts: opts, gates: DefaultFeatureGates()}
 	if opts.FeatureGates != nil {
 		g.gates = *opts.FeatureGates
+	}
+	if len(opts.Security.DefaultPodSysctls) > 0 && !g.gates.DefaultPodSysctls {
+		return nil, errkind.New(ErrInvalidOptions,
+			"invalid configuration: DefaultPodSysctls feature gate is required for Kubelet configuration option defaultPodSysctls", nil)
 	}
 	if g.opts.RootDir == "" {
 		g.opts.RootDir = DefaultRootDir

@@ -660,3 +660,42 @@ func TestGeneratorConcurrentUse(t *testing.T) {
 	sort.Strings(targets)
 	assert.Len(t, targets, 26, "one subPath bind per distinct pod")
 }
+
+// Kubelet reads one DefaultPodSysctls gate, FeatureGates.DefaultPodSysctls, and its configuration
+// validation refuses defaultPodSysctls without it.
+func TestDefaultPodSysctlsGate(t *testing.T) {
+	defaults := map[string]string{"net/ipv4/ip_unprivileged_port_start": "0", "kernel.shmmax": "1"}
+	tests := []struct {
+		name     string
+		gate     bool
+		defaults map[string]string
+		want     map[string]string
+		wantErr  string
+	}{
+		{name: "the feature gate on applies the node's default sysctls", gate: true, defaults: defaults,
+			want: map[string]string{"net.ipv4.ip_unprivileged_port_start": "0", "kernel.shmmax": "1"}},
+		{name: "default sysctls without the feature gate are a configuration error", defaults: defaults,
+			wantErr: "invalid configuration: DefaultPodSysctls feature gate is required for Kubelet configuration option defaultPodSysctls"},
+		{name: "the feature gate alone adds nothing", gate: true, want: map[string]string{}},
+		{name: "neither gate nor defaults: no sysctls", want: map[string]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			node := configgentest.NewNode()
+			gates := configgen.DefaultFeatureGates()
+			gates.DefaultPodSysctls = tt.gate
+			node.Options.FeatureGates = &gates
+			node.Options.Security.DefaultPodSysctls = tt.defaults
+			gen, err := node.Generator()
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				require.ErrorIs(t, err, configgen.ErrInvalidOptions)
+				return
+			}
+			require.NoError(t, err)
+			cfg, err := gen.GeneratePodSandboxConfig(context.Background(), samplePod(), 0)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.Linux.Sysctls)
+		})
+	}
+}

@@ -84,12 +84,11 @@ func FuzzResolverArbitraryPod(f *testing.F) {
 			return
 		}
 		r := security.New(security.Config{
-			ThermalThrottle:       thermal,
-			SeccompDefault:        seccompDefault,
-			UserNamespaces:        securitytest.FixedUserNamespaces(65536),
-			RuntimeHandlers:       securitytest.RuntimeClasses{"x": "y"},
-			DefaultPodSysctlsGate: true,
-			DefaultPodSysctls:     map[string]string{"net/ipv4/ip_forward": "1", "user.max_user_namespaces": "5", "kernel.sem": "1 2 3 4"},
+			ThermalThrottle:   thermal,
+			SeccompDefault:    seccompDefault,
+			UserNamespaces:    securitytest.FixedUserNamespaces(65536),
+			RuntimeHandlers:   securitytest.RuntimeClasses{"x": "y"},
+			DefaultPodSysctls: map[string]string{"net/ipv4/ip_forward": "1", "user.max_user_namespaces": "5", "kernel.sem": "1 2 3 4"},
 		})
 		ctx := context.Background()
 		_, _ = r.SandboxSecurityContext(ctx, pod, []int64{7})

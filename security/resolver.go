@@ -26,10 +26,10 @@ type Config struct {
 	UserNamespaces UserNamespaceMapper
 	// RuntimeHandlers maps runtimeClassName to the CRI handler. Nil means every pod uses "".
 	RuntimeHandlers RuntimeHandlerResolver
-	// DefaultPodSysctlsGate is the DefaultPodSysctls feature gate (alpha, off by default).
-	DefaultPodSysctlsGate bool
-	// DefaultPodSysctls are the kubelet's default pod sysctls, applied to sandboxes (filtered by
-	// namespace) when DefaultPodSysctlsGate is on. The Resolver does not modify the map.
+	// DefaultPodSysctls are the kubelet's defaultPodSysctls, applied to every sandbox (filtered by
+	// namespace, see SandboxSysctls). Kubelet accepts them only with the DefaultPodSysctls feature
+	// gate (alpha, off by default), so a configgen.Generator refuses them unless its
+	// FeatureGates.DefaultPodSysctls is on. The Resolver does not modify the map.
 	DefaultPodSysctls map[string]string
 }
 

@@ -83,8 +83,8 @@ var ipcSysctls = map[string]bool{
 	"kernel.shm_rmid_forced": true,
 }
 
-// SandboxSysctls returns the sandbox's sysctls as kubelet's generatePodSandboxLinuxConfig does. With
-// the DefaultPodSysctls gate on, the node's default sysctls come first, each name normalised with
+// SandboxSysctls returns the sandbox's sysctls as kubelet's generatePodSandboxLinuxConfig does. The
+// node's default sysctls (Config.DefaultPodSysctls) come first, each name normalised with
 // NormalizeSysctlName and kept only when it lives in a namespace the pod does not share with the
 // node: IPC sysctls (kernel.msg*, sem, shm*, fs.mqueue.*) unless hostIPC, net.* unless hostNetwork,
 // user.* only when hostUsers is false (unset means the host's user namespace, as the API's default
@@ -97,7 +97,7 @@ func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	if pod == nil {
 		return out
 	}
-	if cfg := r.Config(); cfg.DefaultPodSysctlsGate {
+	if cfg := r.Config(); len(cfg.DefaultPodSysctls) > 0 {
 		for k, v := range cfg.DefaultPodSysctls {
 			name := NormalizeSysctlName(k)
 			if !sysctlAllowed(pod, name) {

@@ -131,39 +131,39 @@ func TestSandboxSysctls(t *testing.T) {
 		"vm.swappiness":                    "dropped",
 	}
 	for _, tc := range []struct {
-		name string
-		gate bool
-		pod  func(*v1.Pod)
-		want map[string]string
+		name         string
+		withDefaults bool
+		pod          func(*v1.Pod)
+		want         map[string]string
 	}{
-		{name: "gate off: no defaults, empty non-nil map", want: map[string]string{}},
-		{name: "gate off: pod sysctls only, names not normalised",
+		{name: "no defaults: no defaults, empty non-nil map", want: map[string]string{}},
+		{name: "no defaults: pod sysctls only, names not normalised",
 			pod: func(p *v1.Pod) {
 				p.Spec.SecurityContext = &v1.PodSecurityContext{Sysctls: []v1.Sysctl{{Name: "net/core/somaxconn", Value: "1024"}, {Name: "kernel.shm_rmid_forced", Value: "1"}}}
 			},
 			want: map[string]string{"net/core/somaxconn": "1024", "kernel.shm_rmid_forced": "1"}},
-		{name: "gate on: namespaced defaults kept and normalised, others dropped, user defaults dropped with hostUsers unset", gate: true,
+		{name: "defaults: namespaced defaults kept and normalised, others dropped, user defaults dropped with hostUsers unset", withDefaults: true,
 			want: map[string]string{
 				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
 				"net.ipv4.conf.eno2/100.rp_filter": "5", "kernel.domainname": "example.com",
 			}},
-		{name: "gate on: hostUsers false keeps user defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
+		{name: "defaults: hostUsers false keeps user defaults", withDefaults: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
 			want: map[string]string{
 				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
 				"net.ipv4.conf.eno2/100.rp_filter": "5", "user.max_user_namespaces": "6", "kernel.domainname": "example.com",
 			}},
-		{name: "gate on: hostIPC drops IPC defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostIPC = true },
+		{name: "defaults: hostIPC drops IPC defaults", withDefaults: true, pod: func(p *v1.Pod) { p.Spec.HostIPC = true },
 			want: map[string]string{
 				"net.ipv4.ip_forward": "4", "net.ipv4.conf.eno2/100.rp_filter": "5", "kernel.domainname": "example.com",
 			}},
-		{name: "gate on: hostNetwork drops net and domainname defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostNetwork = true },
+		{name: "defaults: hostNetwork drops net and domainname defaults", withDefaults: true, pod: func(p *v1.Pod) { p.Spec.HostNetwork = true },
 			want: map[string]string{"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3"}},
-		{name: "gate on: hostUsers true drops user defaults", gate: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(true) },
+		{name: "defaults: hostUsers true drops user defaults", withDefaults: true, pod: func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(true) },
 			want: map[string]string{
 				"kernel.shmmax": "1", "kernel.msgmax": "2", "fs.mqueue.msg_max": "3", "net.ipv4.ip_forward": "4",
 				"net.ipv4.conf.eno2/100.rp_filter": "5", "kernel.domainname": "example.com",
 			}},
-		{name: "gate on: pod sysctls override defaults", gate: true,
+		{name: "defaults: pod sysctls override defaults", withDefaults: true,
 			pod: func(p *v1.Pod) {
 				p.Spec.HostIPC = true
 				p.Spec.HostNetwork = true
@@ -177,7 +177,11 @@ func TestSandboxSysctls(t *testing.T) {
 			if tc.pod != nil {
 				tc.pod(pod)
 			}
-			r := newResolver(t, func(c *security.Config) { c.DefaultPodSysctlsGate = tc.gate; c.DefaultPodSysctls = defaults })
+			r := newResolver(t, func(c *security.Config) {
+				if tc.withDefaults {
+					c.DefaultPodSysctls = defaults
+				}
+			})
 			got := r.SandboxSysctls(pod)
 			require.NotNil(t, got)
 			assert.Equal(t, tc.want, got)
@@ -192,7 +196,6 @@ func TestSandboxSysctlsTwoSpellingsOfOneDefaultAreDeterministic(t *testing.T) {
 	pod := testPod(nil, nil)
 	for range 64 {
 		r := newResolver(t, func(c *security.Config) {
-			c.DefaultPodSysctlsGate = true
 			c.DefaultPodSysctls = map[string]string{
 				"net/ipv4/ip_forward": "slashed", "net.ipv4.ip_forward": "dotted",
 				"kernel/shmmax": "slashed", "kernel.shmmax": "dotted",
