@@ -21,8 +21,10 @@ import (
 // resources.
 //
 // restartCount is the container's attempt (see RestartCountFromLogs for a container with no
-// status), podIPs the sandbox's IPs (see PodSandboxIPs), imageRef the image the runtime
-// resolved, nsTarget the runtime id of the container an ephemeral container targets (empty otherwise). Image volumes come in volumes as Volume.Image.
+// status), podIPs the sandbox's IPs (see PodSandboxIPs; a host-network pod with none gets the
+// node's IPs, see HostNetworkPodIPs), imageRef the image the runtime resolved, nsTarget the
+// runtime id of the container an ephemeral container targets (empty otherwise). Image volumes
+// come in volumes as Volume.Image.
 //
 // The pod's data directories are made when missing (MakePodDataDirs), after every check of the
 // spec, so a pod with no volumes renders too.

@@ -46,7 +46,8 @@ type RunContainerOptions struct {
 // environment, mounts (with subPath preparation and the pod's etc-hosts file) and the container's
 // directory for its termination message.
 //
-// podIPs are the sandbox's IPs; volumes are the pod's mounted volumes. The pod's data directories
+// podIPs are the sandbox's IPs (a host-network pod with none gets the node's IPs, see
+// HostNetworkPodIPs); volumes are the pod's mounted volumes. The pod's data directories
 // are made when missing (MakePodDataDirs). On error nothing this call did on the host remains:
 // subPath binds are undone, and the pod's data directories, the etc-hosts file and the container
 // directory are written only once every other step has passed. The returned cleanup is never
@@ -87,6 +88,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, contai
 	if err := checkPathElement("container name", container.Name); err != nil {
 		return nil, nil, noop, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
+	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
 	opts := &RunContainerOptions{}
 	supportsRRO := g.supportsRecursiveReadOnly(pod, opts)
 
