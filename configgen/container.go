@@ -14,17 +14,11 @@ import (
 	"github.com/podconfig/podconfig/security"
 )
 
-// GenerateContainerConfig returns the CRI config to create a container with, as kubelet's
+// GenerateContainerConfig returns the CRI config to create req.Container with, as kubelet's
 // generateContainerConfig does on Linux: run-container options, the image's user and the
 // runAsNonRoot check, expanded command and args, the log directory, labels and annotations,
 // devices and mounts (with the termination-message file), and the Linux security context and
-// resources.
-//
-// restartCount is the container's attempt (see RestartCountFromLogs for a container with no
-// status), podIPs the sandbox's IPs (see PodSandboxIPs; a host-network pod with none gets the
-// node's IPs, see HostNetworkPodIPs), imageRef the image the runtime resolved, nsTarget the
-// runtime id of the container an ephemeral container targets (empty otherwise). Image volumes
-// come in volumes as Volume.Image.
+// resources. ContainerRequest documents each input.
 //
 // The pod's data directories are made when missing (MakePodDataDirs), after every check of the
 // spec, so a pod with no volumes renders too.
@@ -32,16 +26,16 @@ import (
 // Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
 // this call did on the host: subPath bind mounts are undone, and the pod's data directories, the
 // log directory, the etc-hosts file and the termination-message file are written only once
-// nothing else on the pod's spec can fail. The
-// returned cleanup is never nil; run it after CreateContainer, whatever its outcome (see
-// GenerateRunContainerOptions).
+// nothing else on the pod's spec can fail. The returned cleanup is never nil; run it after
+// CreateContainer, whatever its outcome (see GenerateRunContainerOptions).
 // Warnings go to Options.OnWarning.
-func (g *Generator) GenerateContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, podIPs []string, imageRef string, volumes mounts.VolumeMap, nsTarget string) (*runtimeapi.ContainerConfig, func(), error) {
-	opts, hostsFile, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRequest) (*runtimeapi.ContainerConfig, func(), error) {
+	pod, container := req.Pod, req.Container
+	opts, hostsFile, undo, err := g.runContainerOptions(ctx, req)
 	if err != nil {
 		return nil, noop, err
 	}
-	cfg, err := g.containerConfig(ctx, pod, container, restartCount, imageRef, nsTarget, opts, hostsFile)
+	cfg, err := g.containerConfig(ctx, req, opts, hostsFile)
 	if err != nil {
 		undo()
 		return nil, noop, err
@@ -50,7 +44,8 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, pod *v1.Pod, co
 	return cfg, noop, nil
 }
 
-func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, restartCount int, imageRef, nsTarget string, opts *RunContainerOptions, hostsFile *deferredWrites) (*runtimeapi.ContainerConfig, error) {
+func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, opts *RunContainerOptions, hostsFile *deferredWrites) (*runtimeapi.ContainerConfig, error) {
+	pod, container, restartCount := req.Pod, req.Container, req.RestartCount
 	if g.opts.ImageUsers == nil {
 		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrMissingDependency)
 	}
@@ -68,7 +63,7 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 
 	// The Linux config is computed before the log directory is made, so a spec error leaves no
 	// directory behind; kubelet makes the directory first.
-	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, nsTarget)
+	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, req.NamespaceTarget)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +90,7 @@ func (g *Generator) containerConfig(ctx context.Context, pod *v1.Pod, container 
 
 	cfg := &runtimeapi.ContainerConfig{
 		Metadata:    &runtimeapi.ContainerMetadata{Name: container.Name, Attempt: uint32(restartCount)},
-		Image:       &runtimeapi.ImageSpec{Image: imageRef, UserSpecifiedImage: container.Image},
+		Image:       &runtimeapi.ImageSpec{Image: req.ImageRef, UserSpecifiedImage: container.Image},
 		Command:     command,
 		Args:        args,
 		WorkingDir:  container.WorkingDir,

@@ -4,7 +4,8 @@
 // Build one Generator per node with New; its Options carry the node's facts, kubelet's settings,
 // the sources of ConfigMaps, Secrets, Services and the Node, and the host backends (nil means the
 // real Linux ones). Then, per pod, GeneratePodSandboxConfig, and per container
-// GenerateContainerConfig, which takes what kubelet's generateContainerConfig takes. The steps are
+// GenerateContainerConfig, which takes what kubelet's generateContainerConfig takes as one
+// ContainerRequest. The steps are
 // also exported on their own: MakeEnvironmentVariables, ExpandContainerCommandAndArgs, PodDNS,
 // ContainerAnnotations and the others below, and the mounts, blockdev, hosts, logs, security and
 // resources packages.

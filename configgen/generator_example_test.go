@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 )
 
@@ -32,8 +33,7 @@ func ExampleGenerator_GenerateContainerConfig() {
 	if err != nil {
 		panic(err)
 	}
-	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0],
-		0, []string{"10.244.0.5"}, "sha256:1f2e", node.Volumes(pod), "")
+	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "sha256:1f2e", Volumes: node.Volumes(pod)})
 	if err != nil {
 		panic(err)
 	}

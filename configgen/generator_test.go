@@ -72,7 +72,7 @@ func TestGenerateContainerConfig(t *testing.T) {
 	volumes := node.Volumes(pod)
 	podDir := "/var/lib/kubelet/pods/" + podUID
 
-	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 2, []string{"10.244.1.17"}, "sha256:abc", volumes, "")
+	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: 2, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: volumes})
 	require.NoError(t, err)
 	require.NotNil(t, cleanup)
 	cleanup()
@@ -161,7 +161,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		pod := samplePod()
 		sig := v1.SIGUSR1
 		pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
-		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		assert.Equal(t, runtimeapi.Signal_SIGNAL_SIGUSR1, cfg.StopSignal)
 	})
@@ -172,7 +172,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		require.NoError(t, err)
 		pod := samplePod()
 		pod.Spec.HostUsers = ptr.To(false)
-		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", node.Volumes(pod), "")
+		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		want := []*runtimeapi.IDMapping{{HostId: 65536, ContainerId: 0, Length: 65536}}
 		require.Len(t, cfg.Mounts, 3)
@@ -184,7 +184,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	t.Run("ephemeral container targeting another gets its PID namespace", func(t *testing.T) {
 		node, gen := sampleNode(t)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "target-id")
+		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod), NamespaceTarget: "target-id"})
 		require.NoError(t, err)
 		assert.Equal(t, runtimeapi.NamespaceMode_TARGET, cfg.Linux.SecurityContext.NamespaceOptions.Pid)
 		assert.Equal(t, "target-id", cfg.Linux.SecurityContext.NamespaceOptions.TargetId)
@@ -192,7 +192,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	t.Run("no pod IPs and no host network: no /etc/hosts mount", func(t *testing.T) {
 		node, gen := sampleNode(t)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		for _, m := range cfg.Mounts {
 			assert.NotEqual(t, "/etc/hosts", m.ContainerPath)
@@ -210,7 +210,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		gen, err := node.Generator()
 		require.NoError(t, err)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		assert.Equal(t, "GPU", cfg.Envs[0].Key)
 		assert.Equal(t, "x", cfg.Annotations["dp"])
@@ -251,7 +251,7 @@ func TestGenerateContainerConfigStopSignal(t *testing.T) {
 			pod := samplePod()
 			sig := tt.signal
 			pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
-			cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+			cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, cfg.StopSignal)
 		})
@@ -364,7 +364,7 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			if tt.pod != nil {
 				tt.pod(pod)
 			}
-			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", volumes, "")
+			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: volumes})
 			require.EqualError(t, err, tt.wantErr)
 			if tt.wantIs != nil {
 				assert.ErrorIs(t, err, tt.wantIs)
@@ -406,7 +406,7 @@ func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 	gen, err := node.Generator()
 	require.NoError(t, err)
 	pod := samplePod()
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, nil, "img", node.Volumes(pod), "")
+	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 	require.NoError(t, err)
 	for _, m := range cfg.Mounts {
 		assert.NotEqual(t, "/dev/termination-log", m.ContainerPath)
@@ -446,7 +446,7 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 			pod.Spec.RuntimeClassName = tt.runtimeClass
 			pod.Spec.Containers[0].VolumeMounts[0] = v1.VolumeMount{Name: "data", MountPath: "/data", ReadOnly: true,
 				RecursiveReadOnly: ptr.To(v1.RecursiveReadOnlyIfPossible)}
-			opts, _, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], nil, node.Volumes(pod))
+			opts, _, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
 			require.Len(t, opts.Mounts, 1)
 			assert.Equal(t, tt.want, opts.Mounts[0].RecursiveReadOnly)
@@ -524,7 +524,7 @@ func TestGeneratePodSandboxConfig(t *testing.T) {
 func TestGenerateRunContainerOptions(t *testing.T) {
 	node, gen := sampleNode(t)
 	pod := samplePod()
-	opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), pod, &pod.Spec.Containers[0], []string{"10.0.0.9"}, node.Volumes(pod))
+	opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, Volumes: node.Volumes(pod)})
 	require.NoError(t, err)
 	require.NotNil(t, cleanup)
 	assert.Equal(t, "web-7d9f8", opts.Hostname)
@@ -589,13 +589,13 @@ func TestGenerateRunContainerOptionsHostname(t *testing.T) {
 			tt.pod(pod)
 			podIPs := []string{"10.0.0.9"}
 			ctx := context.Background()
-			opts, cleanup, err := gen.GenerateRunContainerOptions(ctx, pod, &pod.Spec.Containers[0], podIPs, node.Volumes(pod))
+			opts, cleanup, err := gen.GenerateRunContainerOptions(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, Volumes: node.Volumes(pod)})
 			require.NotNil(t, cleanup)
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantHostname, opts.Hostname)
 			assert.Equal(t, tt.wantDomain, opts.HostDomain)
 
-			cfg, _, err := gen.GenerateContainerConfig(ctx, pod, &pod.Spec.Containers[0], 0, podIPs, "img", node.Volumes(pod), "")
+			cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, ImageRef: "img", Volumes: node.Volumes(pod)})
 			require.NoError(t, err, "the container gets a config whatever the FQDN's length")
 			require.NotNil(t, cfg)
 
@@ -642,7 +642,7 @@ func TestGeneratorConcurrentUse(t *testing.T) {
 				errs <- err
 				return
 			}
-			if _, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, []string{"10.0.0.9"}, "img", node.Volumes(pod), ""); err != nil {
+			if _, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)}); err != nil {
 				errs <- err
 			}
 		}(i)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 )
 
@@ -23,7 +24,7 @@ func TestGenerateContainerConfigHostNetworkPodIPs(t *testing.T) {
 	}
 
 	// The sandbox of a host-network pod reports no IP; the node's IP (10.0.0.1) takes its place.
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), pod, &pod.Spec.Containers[0], 0, nil, "busybox", nil, "")
+	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "busybox"})
 	require.NoError(t, err)
 	env := map[string]string{}
 	for _, kv := range cfg.Envs {

@@ -46,16 +46,16 @@ type RunContainerOptions struct {
 // environment, mounts (with subPath preparation and the pod's etc-hosts file) and the container's
 // directory for its termination message.
 //
-// podIPs are the sandbox's IPs (a host-network pod with none gets the node's IPs, see
-// HostNetworkPodIPs); volumes are the pod's mounted volumes. The pod's data directories
-// are made when missing (MakePodDataDirs). On error nothing this call did on the host remains:
-// subPath binds are undone, and the pod's data directories, the etc-hosts file and the container
-// directory are written only once every other step has passed. The returned cleanup is never
+// It reads req's Pod, Container, PodIPs and Volumes. The pod's data directories are made when
+// missing (MakePodDataDirs). On error nothing this call did on the host remains: subPath binds
+// are undone, and the pod's data directories, the etc-hosts file and the container directory are
+// written only once every other step has passed. The returned cleanup is never
 // nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
 // leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
 // (mounts.Subpather.CleanSubPaths).
-func (g *Generator) GenerateRunContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, func(), error) {
-	opts, hostsFile, undo, err := g.runContainerOptions(ctx, pod, container, podIPs, volumes)
+func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, func(), error) {
+	pod, container := req.Pod, req.Container
+	opts, hostsFile, undo, err := g.runContainerOptions(ctx, req)
 	if err != nil {
 		return nil, noop, err
 	}
@@ -77,7 +77,8 @@ func noop() {}
 // etc-hosts file is recorded in the returned deferredWrites and the container directory is left
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations.
-func (g *Generator) runContainerOptions(ctx context.Context, pod *v1.Pod, container *v1.Container, podIPs []string, volumes mounts.VolumeMap) (*RunContainerOptions, *deferredWrites, func(), error) {
+func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, *deferredWrites, func(), error) {
+	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
 		return nil, nil, noop, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}

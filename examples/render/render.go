@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/security/securitytest"
@@ -101,7 +102,7 @@ func render(ctx context.Context, in *input) (*output, error) {
 	}
 	for _, e := range entries {
 		c := e.c
-		cfg, cleanup, err := gen.GenerateContainerConfig(ctx, pod, &c, in.context.RestartCount, in.context.PodIPs, c.Image, volumes, e.nsTarget)
+		cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &c, RestartCount: in.context.RestartCount, PodIPs: in.context.PodIPs, ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget})
 		if err != nil {
 			return nil, fmt.Errorf("pod %s/%s, container %s: %w", pod.Namespace, pod.Name, c.Name, err)
 		}
