@@ -26,30 +26,29 @@ type UserNamespaceMapper interface {
 
 // CheckUserNamespaceSupport reproduces kubelet's check that a runtime handler can run a pod with
 // hostUsers: false. handlers is what the runtime's Status reports: handler name to whether it
-// supports user namespaces; nil means the runtime reported no handler list at all. The errors, all
-// wrapping ErrUserNamespacesUnsupported, are kubelet's:
-//   - no handler list, or a handler the runtime does not know:
-//     can't set `spec.hostUsers: false`, RuntimeClass handler "<h>" does not support user namespaces: <why>
-//   - the default handler "" without support:
-//     can't set `spec.hostUsers: false`, runtime does not support user namespaces
-//   - another handler without support:
-//     can't set `spec.hostUsers: false`, RuntimeClass handler "<h>" does not support user namespaces
+// supports user namespaces; nil or empty means the runtime reported no handler list, which kubelet
+// takes as no support. The errors, all wrapping ErrUserNamespacesUnsupported, are kubelet's: for
+// the default handler "",
+//
+//	can't set `spec.hostUsers: false`, runtime does not support user namespaces
+//
+// and for a named handler,
+//
+//	can't set `spec.hostUsers: false`, RuntimeClass handler "<h>" does not support user namespaces
+//
+// each followed by `: the handler "<h>" is not known` when the runtime lists handlers but not
+// this one.
 func CheckUserNamespaceSupport(handlers map[string]bool, runtimeHandler string) error {
-	var why string
 	supported, known := handlers[runtimeHandler]
-	switch {
-	case handlers == nil:
-		why = "runtime handlers are not set"
-	case !known:
-		why = fmt.Sprintf("the handler %q is not known", runtimeHandler)
-	case supported:
+	if supported {
 		return nil
-	case runtimeHandler == "":
-		return &kindError{Msg: "can't set `spec.hostUsers: false`, runtime does not support user namespaces", Kind: ErrUserNamespacesUnsupported}
 	}
-	msg := fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces", runtimeHandler)
-	if why != "" {
-		msg += ": " + why
+	msg := "can't set `spec.hostUsers: false`, runtime does not support user namespaces"
+	if runtimeHandler != "" {
+		msg = fmt.Sprintf("can't set `spec.hostUsers: false`, RuntimeClass handler %q does not support user namespaces", runtimeHandler)
+	}
+	if !known && len(handlers) > 0 {
+		msg += fmt.Sprintf(": the handler %q is not known", runtimeHandler)
 	}
 	return &kindError{Msg: msg, Kind: ErrUserNamespacesUnsupported}
 }

@@ -138,8 +138,10 @@ func TestCheckUserNamespaceSupport(t *testing.T) {
 	}{
 		{name: "supporting handler passes", handlers: map[string]bool{"runc": true}, handler: "runc"},
 		{name: "default handler can support", handlers: map[string]bool{"": true}, handler: ""},
-		{name: "no handler list reported means no support", handlers: nil, handler: "", err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"\" does not support user namespaces: runtime handlers are not set"},
-		{name: "empty handler list knows no handler", handlers: map[string]bool{}, handler: "", err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"\" does not support user namespaces: the handler \"\" is not known"},
+		{name: "no handler list reported means no support, worded for the runtime for the default handler", handlers: nil, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
+		{name: "no handler list reported means no support, worded for a named handler without a reason", handlers: nil, handler: "runsc", err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"runsc\" does not support user namespaces"},
+		{name: "an empty handler list is no handler list", handlers: map[string]bool{}, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
+		{name: "a default handler the runtime does not list is unknown", handlers: map[string]bool{"runc": true}, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces: the handler \"\" is not known"},
 		{name: "default handler without support", handlers: map[string]bool{"": false}, handler: "", err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
 		{name: "handler without support", handlers: map[string]bool{"runc": false}, handler: "runc", err: `can't set ` + "`spec.hostUsers: false`" + `, RuntimeClass handler "runc" does not support user namespaces`},
 		{name: "unknown handler", handlers: map[string]bool{"runc": true}, handler: "x", err: `can't set ` + "`spec.hostUsers: false`" + `, RuntimeClass handler "x" does not support user namespaces: the handler "x" is not known`},

@@ -18,8 +18,8 @@ const DefaultIDsPerPod = 65536
 // UserNamespaces is an in-memory security.UserNamespaceMapper. Build it with FixedUserNamespaces or
 // AllocatingUserNamespaces; it is safe for concurrent use.
 type UserNamespaces struct {
-	// Handlers is what the runtime reports: handler name to user-namespace support, nil for a
-	// runtime that reports no list (see security.CheckUserNamespaceSupport). The constructors set
+	// Handlers is what the runtime reports: handler name to user-namespace support, nil or empty
+	// for a runtime that reports no list (see security.CheckUserNamespaceSupport). The constructors set
 	// {"": true}; set it before first use to model other runtimes.
 	Handlers map[string]bool
 
