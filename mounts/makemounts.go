@@ -54,7 +54,9 @@ type subPathPlan struct {
 // propagation, read-only and recursive read-only, and the managed /etc/hosts mount.
 //
 // The mounts come in volumeMounts order, with the /etc/hosts mount last when the pod has IPs or
-// uses the host network and no volumeMount is at exactly /etc/hosts.
+// uses the host network and no volumeMount is at exactly /etc/hosts. When the pod has an image
+// volume (in Pod.Spec.Volumes or Volumes), every mount's subPath is also its ImageSubPath, as
+// kubelet copies it whenever its image-volume map is set.
 //
 // Unlike kubelet, every mount is checked before anything touches the host, so an invalid mount
 // anywhere leaves the host untouched; container and inner volume names that would be unsafe as
@@ -82,11 +84,18 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 
 	var plansBuf [4]subPathPlan
 	plans := plansBuf[:0]
+	imageVolumes := false
+	for i := range ctr.VolumeMounts {
+		if ctr.VolumeMounts[i].SubPath != "" || ctr.VolumeMounts[i].SubPathExpr != "" {
+			imageVolumes = hasImageVolume(in)
+			break
+		}
+	}
 	for i := range ctr.VolumeMounts {
 		vm := &ctr.VolumeMounts[i]
 		hostsMount = hostsMount && vm.MountPath != EtcHostsPath
 		mounts = mounts[:i+1]
-		plan, err := resolveMount(in, i, vm, &mounts[i])
+		plan, err := resolveMount(in, i, vm, &mounts[i], imageVolumes)
 		if err != nil {
 			return nil, noop, nil, err
 		}
@@ -129,9 +138,26 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	return mounts, undo.cleanupFunc(), warnings, nil
 }
 
+// hasImageVolume reports whether the pod has an image volume, which is when kubelet's
+// image-volume map is set: its pod spec declares one, or the volume map holds one.
+func hasImageVolume(in Input) bool {
+	for i := range in.Pod.Spec.Volumes {
+		if in.Pod.Spec.Volumes[i].Image != nil {
+			return true
+		}
+	}
+	for _, v := range in.Volumes {
+		if v.Image != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // resolveMount does every check for one volumeMount that needs no host access and fills m. The
-// returned plan has a fullPath when a subPath must be prepared on the host.
-func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, error) {
+// returned plan has a fullPath when a subPath must be prepared on the host. With imageVolumes,
+// the subPath is also the mount's ImageSubPath, image volume or not.
+func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bool) (subPathPlan, error) {
 	ctrName := in.Container.Name
 	vol, ok := in.Volumes[vm.Name]
 	if !ok || !vol.Mountable() {
@@ -157,8 +183,11 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount) (subPathPlan, e
 	m.SELinuxRelabel = vol.SELinuxRelabel
 	m.ReadOnly = vm.ReadOnly || vol.ReadOnly
 	var plan subPathPlan
+	if imageVolumes || vol.Image != nil {
+		m.ImageSubPath = subPath
+	}
 	if vol.Image != nil {
-		m.Image, m.ImageSubPath = vol.Image, subPath
+		m.Image = vol.Image
 	} else {
 		m.HostPath = vol.HostPath
 		if subPath != "" {

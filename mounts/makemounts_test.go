@@ -36,6 +36,7 @@ type makeMountsCase struct {
 	volumes       mounts.VolumeMap
 	podIPs        []string
 	hostNetwork   bool
+	podVolumes    []v1.Volume
 	env           map[string]string
 	supportsRRO   bool
 	setup         func(hu *mountstest.HostUtils, sp *mountstest.Subpather)
@@ -74,7 +75,7 @@ func (tc makeMountsCase) run(t *testing.T) {
 		ensure = nil
 	}
 	got, cleanup, warnings, err := mounts.MakeMounts(mounts.Input{
-		Pod:                       &v1.Pod{Spec: v1.PodSpec{HostNetwork: tc.hostNetwork}},
+		Pod:                       &v1.Pod{Spec: v1.PodSpec{HostNetwork: tc.hostNetwork, Volumes: tc.podVolumes}},
 		Container:                 &v1.Container{Name: name, VolumeMounts: tc.mounts},
 		PodDir:                    podDir,
 		PodIPs:                    tc.podIPs,
@@ -193,6 +194,34 @@ func TestMakeMountsKubeletCases(t *testing.T) {
 				assert.Empty(t, hu.Calls(), "no subPath directory for an image volume")
 				assert.Empty(t, sp.Calls(), "no bind for an image volume")
 			},
+		},
+		{
+			name: "with an image volume in the pod, every mount's subPath is also its image_sub_path",
+			volumes: mounts.VolumeMap{
+				"disk": {HostPath: "/vol/disk"},
+				"img":  {Image: &runtimeapi.ImageSpec{Image: "img"}},
+			},
+			mounts: []v1.VolumeMount{
+				{MountPath: "/sub", Name: "disk", SubPath: "existing"},
+				{MountPath: "/plain", Name: "disk"},
+			},
+			want: []mounts.Mount{
+				{Name: "disk", ContainerPath: "/sub", HostPath: podDir + "/volume-subpaths/disk/ctr/0", ImageSubPath: "existing"},
+				{Name: "disk", ContainerPath: "/plain", HostPath: "/vol/disk"},
+			},
+		},
+		{
+			name:       "an image volume the pod declares counts even when it is not in the volume map",
+			volumes:    disk,
+			podVolumes: []v1.Volume{{Name: "img", VolumeSource: v1.VolumeSource{Image: &v1.ImageVolumeSource{Reference: "img"}}}},
+			mounts:     []v1.VolumeMount{{MountPath: "/sub", Name: "disk", SubPath: "existing"}},
+			want:       []mounts.Mount{{Name: "disk", ContainerPath: "/sub", HostPath: podDir + "/volume-subpaths/disk/ctr/0", ImageSubPath: "existing"}},
+		},
+		{
+			name:    "without image volumes an ordinary mount has no image_sub_path",
+			volumes: disk,
+			mounts:  []v1.VolumeMount{{MountPath: "/sub", Name: "disk", SubPath: "existing"}},
+			want:    []mounts.Mount{{Name: "disk", ContainerPath: "/sub", HostPath: podDir + "/volume-subpaths/disk/ctr/0"}},
 		},
 		{
 			name:    "image volume subPath is validated too",

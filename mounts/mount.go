@@ -13,7 +13,9 @@ type Mount struct {
 	HostPath string
 	// Image is the image to mount, for image volumes.
 	Image *runtimeapi.ImageSpec
-	// ImageSubPath is the subPath inside the image, for image volumes.
+	// ImageSubPath is the subPath inside the image, for image volumes. As in kubelet, when the pod
+	// has any image volume every other mount carries its (expanded) subPath here too; runtimes
+	// read it only for image mounts.
 	ImageSubPath string
 	// ReadOnly asks for a read-only mount.
 	ReadOnly bool
