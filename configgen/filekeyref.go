@@ -1,7 +1,6 @@
 package configgen
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 
@@ -12,10 +11,6 @@ import (
 	"github.com/podconfig/podconfig/internal/envfile"
 )
 
-// errImageVolumePath is the cause kubelet reports for a volume without a host path: only image
-// volumes have none, and kubelet's volumeutil.GetPath names their mounter's type.
-var errImageVolumePath = errors.New("path is empty *image.imagePlugin")
-
 // fileKey resolves a fileKeyRef (kubelet: the FileKeyRef case of makeEnvironmentVariables, gate
 // EnvFiles); keep is false when the variable is to be left out.
 func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value string, keep bool, err error) {
@@ -23,8 +18,8 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if !ok || !vol.Mountable() {
 		return "", false, newEnvError(ErrEnvFile, fmt.Sprintf("cannot find the volume %q referenced by FileKeyRef", ref.VolumeName), nil)
 	}
-	if vol.HostPath == "" {
-		return "", false, newEnvError(ErrEnvFile, fmt.Sprintf("failed to get host path for volume %q: %v", ref.VolumeName, errImageVolumePath), errImageVolumePath)
+	if _, err := vol.GetPath(); err != nil {
+		return "", false, newEnvError(ErrEnvFile, fmt.Sprintf("failed to get host path for volume %q: %v", ref.VolumeName, err), err)
 	}
 	fsys := b.in.Files
 	if fsys == nil {

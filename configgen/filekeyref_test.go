@@ -54,6 +54,7 @@ func TestFileKeyRef(t *testing.T) {
 		"vol":   {HostPath: vol},
 		"img":   {Image: &runtimeapi.ImageSpec{Image: "registry.example/data:1"}},
 		"block": {BlockDevicePath: "/dev/loop9"},
+		"empty": {MounterType: "*emptydir.emptyDir"},
 	}
 	const where = `pod ns/web-0 container "app": env var "V": failed to parse env file: `
 	tests := []struct {
@@ -130,6 +131,10 @@ func TestFileKeyRef(t *testing.T) {
 		{
 			name: "image volume has no host path", env: fileEnv("V", "img", "config.env", "A", false),
 			wantErr: `failed to get host path for volume "img": path is empty *image.imagePlugin`, wantIs: []error{configgen.ErrEnvFile},
+		},
+		{
+			name: "a mounted volume with an empty path names its mounter", env: fileEnv("V", "empty", "config.env", "A", false),
+			wantErr: `failed to get host path for volume "empty": path is empty *emptydir.emptyDir`, wantIs: []error{configgen.ErrEnvFile, mounts.ErrEmptyVolumePath},
 		},
 		{name: "EnvFiles gate off sets the variable to empty", env: fileEnv("V", "ghost", "config.env", "A", false), gateOff: true, want: vars("V", "")},
 	}

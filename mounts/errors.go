@@ -12,6 +12,8 @@ var (
 	// ErrVolumeNotFound: a volumeMount or volumeDevice names a volume that is missing from the
 	// VolumeMap or cannot be mounted.
 	ErrVolumeNotFound = errors.New("volume not found")
+	// ErrEmptyVolumePath: a volume is mounted but has no host path (see Volume.MounterType).
+	ErrEmptyVolumePath = errors.New("volume path is empty")
 	// ErrInvalidSubPath: a subPath (literal or expanded) is absolute, has a ".." element or a NUL byte.
 	ErrInvalidSubPath = errors.New("invalid subPath")
 	// ErrSubPathExpansion: a subPathExpr refers to variables that are missing or empty.

@@ -189,7 +189,10 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 	if vol.Image != nil {
 		m.Image = vol.Image
 	} else {
-		m.HostPath = vol.HostPath
+		var err error
+		if m.HostPath, err = vol.GetPath(); err != nil {
+			return subPathPlan{}, err
+		}
 		if subPath != "" {
 			inner := vol.InnerVolumeName
 			if inner == "" {

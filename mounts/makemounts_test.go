@@ -146,6 +146,20 @@ func TestMakeMountsKubeletCases(t *testing.T) {
 			wantIs:    []error{mounts.ErrVolumeNotFound},
 		},
 		{
+			name:    "a mounted volume with an empty path is kubelet's path-is-empty error naming its mounter",
+			volumes: mounts.VolumeMap{"disk": {MounterType: "*emptydir.emptyDir"}},
+			mounts:  []v1.VolumeMount{{MountPath: "/mnt/path3", Name: "disk"}},
+			wantErr: "path is empty *emptydir.emptyDir",
+			wantIs:  []error{mounts.ErrEmptyVolumePath},
+		},
+		{
+			name:    "a mounted volume with an empty path fails after its subPath is checked, as in kubelet",
+			volumes: mounts.VolumeMap{"disk": {MounterType: "*csi.csiMountMgr"}},
+			mounts:  []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPath: "../x"}},
+			wantErr: "unable to provision SubPath `../x`: must not contain '..'",
+			wantIs:  []error{mounts.ErrInvalidSubPath},
+		},
+		{
 			name:    "SELinux relabel comes from the volume, for every mount of it",
 			volumes: mounts.VolumeMap{"disk": {HostPath: "/vol/disk", SELinuxRelabel: true}},
 			mounts:  []v1.VolumeMount{{MountPath: "/a", Name: "disk"}, {MountPath: "/b", Name: "disk"}},
