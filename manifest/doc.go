@@ -1,0 +1,44 @@
+// Package manifest reads Kubernetes manifests as users keep them (multi-document YAML or JSON,
+// kubectl's List) into the Pods their controllers would create, and the ConfigMaps, Secrets,
+// Services and Node those Pods refer to.
+//
+//	bundle, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "app.yaml", Reader: f})
+//	for _, p := range bundle.Pods {
+//		// p.Pod is a Pod as kubelet would receive it; p.Source names its document.
+//	}
+//
+// Workloads become Pods the way their controllers make them, as of Kubernetes v1.37:
+//
+//   - Deployment: a ReplicaSet named <deployment>-<pod-template-hash>, its Pods named
+//     <replicaset>-<5 characters> and labelled pod-template-hash;
+//   - ReplicaSet, ReplicationController: Pods named <owner>-<5 characters>;
+//   - StatefulSet: Pods named <statefulset>-<ordinal> (counting from spec.ordinals.start), with
+//     hostname = pod name, subdomain = spec.serviceName, the labels
+//     statefulset.kubernetes.io/pod-name, apps.kubernetes.io/pod-index and
+//     controller-revision-hash, and a PersistentVolumeClaim volume
+//     <template>-<statefulset>-<ordinal> per volumeClaimTemplate;
+//   - DaemonSet: one Pod per node, named <daemonset>-<5 characters>, with the labels
+//     controller-revision-hash and pod-template-generation, the controller's tolerations and a
+//     node affinity for its node;
+//   - Job: Pods named <job>-<5 characters>, or <job>-<index>-<5 characters> for Indexed Jobs,
+//     labelled batch.kubernetes.io/job-name and batch.kubernetes.io/controller-uid (and the
+//     legacy job-name, controller-uid) unless spec.manualSelector is set; an Indexed Job's Pods
+//     get the batch.kubernetes.io/job-completion-index annotation and label, hostname
+//     <job>-<index> and the JOB_COMPLETION_INDEX environment variable in every container;
+//   - CronJob: a Job named <cronjob>-<scheduled time in minutes since the epoch>, then its Pods.
+//
+// Every Pod carries its controller's ownerReference. Where a cluster chooses at random (the five
+// characters the API server appends to a generateName, object UIDs), Read chooses
+// deterministically from the namespace, owner and replica, so the same input renders the same
+// way every time. Hashes are computed as the controllers compute them, over the template as
+// written in the manifest; they equal a cluster's when the template is written as the API server
+// stores it (with its defaults).
+//
+// Pods are bound to the node: a Pod with no spec.nodeName gets Options.NodeName, else the Node
+// document's name, else "node". Namespaces and UIDs of Pods are left as written; the defaults
+// package gives a Pod with none its render identity.
+//
+// Documents of other kinds (RBAC, ServiceAccount, PodDisruptionBudget, ...) are skipped with a
+// warning in Bundle.Warnings. Errors name the input and the document ("app.yaml: document 3
+// (Deployment web): ..."). An input larger than MaxInputSize is refused.
+package manifest

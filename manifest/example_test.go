@@ -1,0 +1,44 @@
+package manifest_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/podconfig/podconfig/manifest"
+)
+
+// A StatefulSet and a ServiceAccount, as kept in a repository: the StatefulSet becomes the Pods its
+// controller would create, the ServiceAccount is skipped with a warning.
+func ExampleRead() {
+	const app = `
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: db}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  serviceName: db
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: postgres, image: postgres:17}]
+`
+	bundle, err := manifest.Read(manifest.Options{Replicas: 2}, manifest.Input{Name: "db.yaml", Reader: strings.NewReader(app)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range bundle.Pods {
+		fmt.Printf("%s: %s/%s hostname=%s subdomain=%s pod-index=%s\n", p.Source, p.Pod.Namespace, p.Pod.Name,
+			p.Pod.Spec.Hostname, p.Pod.Spec.Subdomain, p.Pod.Labels["apps.kubernetes.io/pod-index"])
+	}
+	fmt.Println(bundle.Warnings)
+	// Output:
+	// db.yaml: document 2 (StatefulSet db): data/db-0 hostname=db-0 subdomain=db pod-index=0
+	// db.yaml: document 2 (StatefulSet db): data/db-1 hostname=db-1 subdomain=db pod-index=1
+	// [db.yaml: document 1 (ServiceAccount db): skipped: kind ServiceAccount makes no pod and is not read]
+}

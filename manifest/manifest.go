@@ -1,0 +1,126 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// MaxInputSize is the largest input Read accepts, 64 MiB.
+const MaxInputSize = 64 << 20
+
+// ErrTooLarge: an input is larger than MaxInputSize.
+var ErrTooLarge = errors.New("input larger than 64 MiB")
+
+// Input is one manifest stream.
+type Input struct {
+	// Name names the input in errors and warnings, e.g. a file name; empty means "stdin".
+	Name string
+	// Reader holds the manifests: YAML documents separated by "---", or JSON.
+	Reader io.Reader
+}
+
+// Options chooses which Pods Read makes from each workload.
+type Options struct {
+	// Replicas is how many Pods to make per workload, counting from the first (ordinal
+	// spec.ordinals.start of a StatefulSet, completion index 0 of an Indexed Job); it is capped by
+	// the workload's own count (spec.replicas, a Job's parallelism or completions, one node for a
+	// DaemonSet). Zero means one.
+	Replicas int
+	// Ordinal, when set, makes only that Pod of each workload: a StatefulSet's ordinal, an
+	// Indexed Job's completion index, or the replica number of the other kinds. Outside the
+	// workload's range it is an error.
+	Ordinal *int
+	// NodeName binds Pods with no spec.nodeName; empty means the Node document's name, or "node".
+	NodeName string
+}
+
+// Bundle is what a set of manifests holds, ready to render.
+type Bundle struct {
+	// Pods are the Pods in document order; a workload's Pods are in replica order.
+	Pods []Pod
+	// ConfigMaps, Secrets and Services are the objects the Pods may refer to. A Secret's
+	// stringData is folded into data, as the API server does.
+	ConfigMaps []*v1.ConfigMap
+	Secrets    []*v1.Secret
+	Services   []*v1.Service
+	// Node is the Node document, if any (at most one).
+	Node *v1.Node
+	// Context is the RenderContext document, if any (at most one).
+	Context RenderContext
+	// Warnings name the documents skipped and why.
+	Warnings []string
+}
+
+// Pod is one Pod to render and the document it came from.
+type Pod struct {
+	Pod *v1.Pod
+	// Source names the document, e.g. `app.yaml: document 2 (Deployment web)`.
+	Source string
+}
+
+// RenderContext is the node state a real kubelet knows and a manifest cannot hold. It comes as a
+// document of kind RenderContext (no apiVersion); every field is optional.
+type RenderContext struct {
+	// PodIPs are the IPs the network plugin gives every Pod.
+	PodIPs []string `json:"podIPs,omitempty"`
+	// ImageUsers maps an image to the user it runs as. An image not listed runs as root, as
+	// kubelet assumes for an image that names no user.
+	ImageUsers map[string]ImageUser `json:"imageUsers,omitempty"`
+	// RestartCount is the restart count of every container.
+	RestartCount int `json:"restartCount,omitempty"`
+	// ScheduledTime is the time a CronJob's Job is scheduled for, which names the Job; zero means
+	// the Unix epoch (Jobs named <cronjob>-0).
+	ScheduledTime time.Time `json:"scheduledTime,omitempty"`
+}
+
+// ImageUser is the user an image runs as: a uid, or a user name.
+type ImageUser struct {
+	UID      *int64 `json:"uid,omitempty"`
+	Username string `json:"username,omitempty"`
+}
+
+// DocumentError is an error in one document.
+type DocumentError struct {
+	// Document names it, e.g. `app.yaml: document 2 (Deployment web)`.
+	Document string
+	Err      error
+}
+
+func (e *DocumentError) Error() string { return e.Document + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *DocumentError) Unwrap() error { return e.Err }
+
+// Read reads every input and returns the Pods their documents make, with the objects they refer
+// to. The first error stops it; nothing is returned with it.
+func Read(opts Options, inputs ...Input) (*Bundle, error) {
+	r := &reader{opts: opts, bundle: &Bundle{}}
+	for _, in := range inputs {
+		if err := r.readInput(in); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.expand(); err != nil {
+		return nil, err
+	}
+	return r.bundle, nil
+}
+
+// docName names a document in errors and warnings.
+func docName(input string, index int, item int, kind, name string) string {
+	s := fmt.Sprintf("%s: document %d", input, index)
+	if item > 0 {
+		s += fmt.Sprintf(" item %d", item)
+	}
+	switch {
+	case kind != "" && name != "":
+		s += fmt.Sprintf(" (%s %s)", kind, name)
+	case kind != "":
+		s += fmt.Sprintf(" (%s)", kind)
+	}
+	return s
+}

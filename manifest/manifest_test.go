@@ -1,0 +1,284 @@
+package manifest_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/manifest"
+)
+
+func read(t *testing.T, opts manifest.Options, doc string) *manifest.Bundle {
+	t.Helper()
+	b, err := manifest.Read(opts, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+	require.NoError(t, err)
+	return b
+}
+
+const container = `{containers: [{name: app, image: app:1}]}`
+
+func TestWorkloadPods(t *testing.T) {
+	tests := []struct {
+		name        string
+		doc         string
+		opts        manifest.Options
+		wantNames   []string
+		wantLabels  map[string]string
+		wantOwner   string
+		wantHost    string
+		wantSubdom  string
+		wantVolumes []string
+		check       func(t *testing.T, pod *v1.Pod)
+	}{
+		{
+			name:      "a Pod is read as written and bound to the node",
+			doc:       "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: b}}\nspec: " + container,
+			wantNames: []string{"p"}, wantLabels: map[string]string{"a": "b"},
+		},
+		{
+			name:      "a Pod with generateName gets the API server's five characters",
+			doc:       "apiVersion: v1\nkind: Pod\nmetadata: {generateName: p-}\nspec: " + container,
+			wantNames: []string{"p-r8jgx"},
+		},
+		{
+			name: "a Deployment's Pods belong to ReplicaSet <name>-<pod-template-hash> and carry the hash",
+			doc: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n" +
+				"  template:\n    metadata: {labels: {app: web}}\n    spec: " + container,
+			opts:       manifest.Options{Replicas: 2},
+			wantNames:  []string{"web-585bd9c4d7-pkllv", "web-585bd9c4d7-6f79p"},
+			wantLabels: map[string]string{"app": "web", "pod-template-hash": "585bd9c4d7"},
+			wantOwner:  "apps/v1 ReplicaSet web-585bd9c4d7",
+		},
+		{
+			name:      "a ReplicaSet's Pods are <name>-<5 characters>",
+			doc:       "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec:\n  template:\n    spec: " + container,
+			wantNames: []string{"rs-rhdrm"}, wantOwner: "apps/v1 ReplicaSet rs",
+		},
+		{
+			name:      "a ReplicationController's Pods are <name>-<5 characters>",
+			doc:       "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc}\nspec:\n  replicas: 2\n  template:\n    spec: " + container,
+			opts:      manifest.Options{Ordinal: ptr.To(1)},
+			wantNames: []string{"rc-89mwj"}, wantOwner: "v1 ReplicationController rc",
+		},
+		{
+			name: "a StatefulSet's Pod is <name>-<ordinal> with hostname, subdomain, identity labels and claims",
+			doc: "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: dbs\n  replicas: 3\n  ordinals: {start: 5}\n" +
+				"  template:\n    metadata: {labels: {app: db}}\n    spec:\n      volumes: [{name: data, emptyDir: {}}, {name: tmp, emptyDir: {}}]\n      containers: [{name: db, image: db:1}]\n" +
+				"  volumeClaimTemplates: [{metadata: {name: data}}]",
+			opts:      manifest.Options{Ordinal: ptr.To(6)},
+			wantNames: []string{"db-6"},
+			wantLabels: map[string]string{
+				"app": "db", "statefulset.kubernetes.io/pod-name": "db-6", "apps.kubernetes.io/pod-index": "6",
+				"controller-revision-hash": "db-6558f9f66b",
+			},
+			wantOwner: "apps/v1 StatefulSet db", wantHost: "db-6", wantSubdom: "dbs",
+			wantVolumes: []string{"data=pvc:data-db-6", "tmp"},
+		},
+		{
+			name: "a DaemonSet's Pod has the revision labels, the controller's tolerations and the node's affinity",
+			doc: "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n    metadata: {labels: {app: agent}}\n    spec: " + container +
+				"\n---\napiVersion: v1\nkind: Node\nmetadata: {name: worker-1}",
+			wantNames:  []string{"agent-jc5sb"},
+			wantLabels: map[string]string{"app": "agent", "pod-template-generation": "1", "controller-revision-hash": "586895479b"},
+			wantOwner:  "apps/v1 DaemonSet agent",
+			check: func(t *testing.T, pod *v1.Pod) {
+				assert.Equal(t, "worker-1", pod.Spec.NodeName)
+				assert.Len(t, pod.Spec.Tolerations, 6, "no network-unavailable toleration without hostNetwork")
+				assert.Equal(t, []string{"worker-1"}, pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values)
+			},
+		},
+		{
+			name: "an Indexed Job's Pod has the completion index as annotation, label, hostname, name and env",
+			doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: pi, uid: 11111111-2222-3333-4444-555555555555}\nspec:\n  completionMode: Indexed\n  completions: 4\n" +
+				"  template:\n    spec:\n      restartPolicy: Never\n      initContainers: [{name: init, image: i}]\n      containers: [{name: pi, image: perl}]",
+			opts:      manifest.Options{Ordinal: ptr.To(3)},
+			wantNames: []string{"pi-3-tccg7"},
+			wantLabels: map[string]string{
+				"batch.kubernetes.io/job-name": "pi", "job-name": "pi", "batch.kubernetes.io/job-completion-index": "3",
+				"batch.kubernetes.io/controller-uid": "11111111-2222-3333-4444-555555555555", "controller-uid": "11111111-2222-3333-4444-555555555555",
+			},
+			wantOwner: "batch/v1 Job pi", wantHost: "pi-3",
+			check: func(t *testing.T, pod *v1.Pod) {
+				assert.Equal(t, "3", pod.Annotations["batch.kubernetes.io/job-completion-index"])
+				assert.Equal(t, []string{"batch.kubernetes.io/job-tracking"}, pod.Finalizers)
+				for _, c := range append(pod.Spec.InitContainers, pod.Spec.Containers...) {
+					require.Len(t, c.Env, 1, c.Name)
+					assert.Equal(t, "JOB_COMPLETION_INDEX", c.Env[0].Name)
+					assert.Equal(t, "metadata.annotations['batch.kubernetes.io/job-completion-index']", c.Env[0].ValueFrom.FieldRef.FieldPath)
+				}
+			},
+		},
+		{
+			name: "a Job with a manual selector gets no selector labels",
+			doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  manualSelector: true\n  selector: {matchLabels: {a: b}}\n" +
+				"  template:\n    metadata: {labels: {a: b}}\n    spec: " + container,
+			wantNames: []string{"j-tkd5g"}, wantLabels: map[string]string{"a": "b"}, wantOwner: "batch/v1 Job j",
+		},
+		{
+			name: "a CronJob makes Job <name>-<minutes> at the RenderContext's scheduled time",
+			doc: "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: backup}\nspec:\n  schedule: '0 * * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec: " + container +
+				"\n---\nkind: RenderContext\nscheduledTime: 2026-01-01T10:00:00Z",
+			wantNames: []string{"backup-29454360-pp7pp"}, wantOwner: "batch/v1 Job backup-29454360",
+		},
+		{
+			name: "List items are read as documents",
+			doc: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  spec: " + container +
+				"\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: b}\n  spec: " + container,
+			wantNames: []string{"a", "b"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := read(t, tt.opts, tt.doc)
+			var names []string
+			for _, p := range b.Pods {
+				names = append(names, p.Pod.Name)
+			}
+			require.Equal(t, tt.wantNames, names)
+			pod := b.Pods[0].Pod
+			if tt.wantLabels != nil {
+				assert.Equal(t, tt.wantLabels, pod.Labels)
+			}
+			if tt.wantOwner != "" {
+				require.Len(t, pod.OwnerReferences, 1)
+				o := pod.OwnerReferences[0]
+				assert.Equal(t, tt.wantOwner, o.APIVersion+" "+o.Kind+" "+o.Name)
+				assert.True(t, *o.Controller && *o.BlockOwnerDeletion)
+				assert.NotEmpty(t, o.UID)
+			}
+			assert.Equal(t, tt.wantHost, pod.Spec.Hostname)
+			assert.Equal(t, tt.wantSubdom, pod.Spec.Subdomain)
+			if tt.wantVolumes != nil {
+				var vols []string
+				for _, v := range pod.Spec.Volumes {
+					s := v.Name
+					if v.PersistentVolumeClaim != nil {
+						s += "=pvc:" + v.PersistentVolumeClaim.ClaimName
+					}
+					vols = append(vols, s)
+				}
+				assert.Equal(t, tt.wantVolumes, vols)
+			}
+			if pod.Spec.NodeName == "" {
+				t.Error("pod not bound to a node")
+			}
+			if tt.check != nil {
+				tt.check(t, pod)
+			}
+			again := read(t, tt.opts, tt.doc)
+			assert.Equal(t, b, again, "the same input gives the same Pods")
+		})
+	}
+}
+
+func TestReadObjectsAndWarnings(t *testing.T) {
+	b := read(t, manifest.Options{NodeName: "n1"}, `# only a comment
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: sa}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: rb}
+---
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata: {name: old}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s}
+stringData: {k: v}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+data: {k: v}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc}
+spec: {clusterIP: 10.0.0.9}
+---
+kind: RenderContext
+podIPs: [10.1.0.5]
+restartCount: 2
+imageUsers: {"app:1": {uid: 1000}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: `+container)
+	assert.Equal(t, []string{
+		"in.yaml: document 2 (ServiceAccount sa): skipped: kind ServiceAccount makes no pod and is not read",
+		"in.yaml: document 3 (RoleBinding rb): skipped: kind RoleBinding makes no pod and is not read",
+		`in.yaml: document 4 (Deployment old): skipped: apiVersion "extensions/v1beta1" of Deployment is not read (want "apps/v1")`,
+	}, b.Warnings)
+	require.Len(t, b.Secrets, 1)
+	assert.Equal(t, map[string][]byte{"k": []byte("v")}, b.Secrets[0].Data, "stringData is folded into data")
+	assert.Nil(t, b.Secrets[0].StringData)
+	assert.Len(t, b.ConfigMaps, 1)
+	assert.Len(t, b.Services, 1)
+	assert.Equal(t, []string{"10.1.0.5"}, b.Context.PodIPs)
+	assert.Equal(t, 2, b.Context.RestartCount)
+	assert.Equal(t, int64(1000), *b.Context.ImageUsers["app:1"].UID)
+	require.Len(t, b.Pods, 1)
+	assert.Equal(t, "n1", b.Pods[0].Pod.Spec.NodeName)
+	assert.Equal(t, "in.yaml: document 9 (Pod p)", b.Pods[0].Source)
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		doc     string
+		opts    manifest.Options
+		wantErr string
+	}{
+		{"an unknown field names the document and the field", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b, volumeMount: []}]}",
+			manifest.Options{}, `in.yaml: document 1 (Pod p): error unmarshaling JSON: while decoding JSON: json: unknown field "volumeMount"`},
+		{"a document without kind", "apiVersion: v1\nmetadata: {name: p}", manifest.Options{}, "in.yaml: document 1: no kind"},
+		{"YAML that does not parse", "apiVersion: v1\nkind: [", manifest.Options{}, "in.yaml: document 1: error converting YAML to JSON"},
+		{"a Pod without name", "apiVersion: v1\nkind: Pod\nspec: " + container, manifest.Options{}, "in.yaml: document 1 (Pod): metadata.name or metadata.generateName is required"},
+		{"two Nodes", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}", manifest.Options{}, `in.yaml: document 2 (Node b): more than one Node (the first is "a")`},
+		{"an ordinal past a Deployment's replicas", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 2\n  template:\n    spec: " + container,
+			manifest.Options{Ordinal: ptr.To(2)}, "in.yaml: document 1 (Deployment d): ordinal 2 is outside 0..1 (spec.replicas)"},
+		{"an ordinal below a StatefulSet's start", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:\n  ordinals: {start: 3}\n  template:\n    spec: " + container,
+			manifest.Options{Ordinal: ptr.To(1)}, "in.yaml: document 1 (StatefulSet s): ordinal 1 is outside the StatefulSet's ordinals 3..3"},
+		{"an Indexed Job without completions", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  completionMode: Indexed\n  template:\n    spec: " + container,
+			manifest.Options{}, "in.yaml: document 1 (Job j): spec.completions is required for an Indexed Job"},
+		{"a List item's error names the item", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  spec: {bogus: 1}",
+			manifest.Options{}, `in.yaml: document 1 item 1 (Pod a): error unmarshaling JSON: while decoding JSON: json: unknown field "bogus"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := manifest.Read(tt.opts, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(tt.doc)})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			var de *manifest.DocumentError
+			assert.ErrorAs(t, err, &de)
+		})
+	}
+}
+
+func TestReadRefusesInputsOver64MiB(t *testing.T) {
+	big := bytes.Repeat([]byte("# padding\n"), manifest.MaxInputSize/10+1)
+	_, err := manifest.Read(manifest.Options{}, manifest.Input{Reader: bytes.NewReader(big)})
+	require.ErrorIs(t, err, manifest.ErrTooLarge)
+	assert.Equal(t, "stdin: input larger than 64 MiB: split it into smaller files", err.Error())
+
+	exact := bytes.Repeat([]byte("#"), manifest.MaxInputSize)
+	_, err = manifest.Read(manifest.Options{}, manifest.Input{Reader: bytes.NewReader(exact)})
+	assert.NoError(t, err, "64 MiB exactly is accepted")
+}
+
+func TestReadJSON(t *testing.T) {
+	b := read(t, manifest.Options{}, `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}`)
+	require.Len(t, b.Pods, 1)
+	assert.Equal(t, "j", b.Pods[0].Pod.Name)
+}

@@ -1,0 +1,204 @@
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// reader collects documents; workloads are expanded once every input is read, so a Node in any
+// input binds them.
+type reader struct {
+	opts      Options
+	bundle    *Bundle
+	workloads []workload
+	context   bool
+}
+
+// workload is a decoded Pod or controller waiting to become Pods.
+type workload struct {
+	source string
+	obj    interface{}
+}
+
+// header is what every document says about itself.
+type header struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+}
+
+func (r *reader) readInput(in Input) error {
+	name := in.Name
+	if name == "" || name == "-" {
+		name = "stdin"
+	}
+	data, err := io.ReadAll(io.LimitReader(in.Reader, MaxInputSize+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > MaxInputSize {
+		return fmt.Errorf("%s: %w: split it into smaller files", name, ErrTooLarge)
+	}
+	docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for n := 1; ; n++ {
+		doc, err := docs.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return &DocumentError{Document: docName(name, n, 0, "", ""), Err: err}
+		}
+		if err := r.readDocument(name, n, 0, doc); err != nil {
+			return err
+		}
+	}
+}
+
+// readDocument adds one document (or one item of a List) to the bundle.
+func (r *reader) readDocument(input string, n, item int, doc []byte) error {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil
+	}
+	var h header
+	if err := yaml.Unmarshal(doc, &h); err != nil {
+		return &DocumentError{Document: docName(input, n, item, "", ""), Err: err}
+	}
+	source := docName(input, n, item, h.Kind, h.Metadata.Name)
+	if h.Kind == "" {
+		// A document of nothing but comments decodes to nothing; anything else needs a kind.
+		var any interface{}
+		if err := yaml.Unmarshal(doc, &any); err == nil && any == nil {
+			return nil
+		}
+		return &DocumentError{Document: source, Err: errors.New("no kind")}
+	}
+	if err := r.add(input, n, source, h, doc); err != nil {
+		return &DocumentError{Document: source, Err: err}
+	}
+	return nil
+}
+
+// kinds are the kinds Read understands, with the apiVersion each must have.
+var kinds = map[string]string{
+	"Pod": "v1", "ConfigMap": "v1", "Secret": "v1", "Service": "v1", "Node": "v1",
+	"ReplicationController": "v1", "List": "v1",
+	"Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1", "ReplicaSet": "apps/v1",
+	"Job": "batch/v1", "CronJob": "batch/v1",
+	"RenderContext": "",
+}
+
+func (r *reader) add(input string, n int, source string, h header, doc []byte) error {
+	want, known := kinds[h.Kind]
+	if !known {
+		if list := len(h.Kind) > 4 && h.Kind[len(h.Kind)-4:] == "List"; list {
+			known, want = true, h.APIVersion // PodList, DeploymentList, ...: read their items
+		}
+	}
+	if !known {
+		r.bundle.Warnings = append(r.bundle.Warnings, source+": skipped: kind "+h.Kind+" makes no pod and is not read")
+		return nil
+	}
+	if h.APIVersion != want {
+		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
+		return nil
+	}
+	strict := func(v interface{}) error { return yaml.UnmarshalStrict(doc, v) }
+	switch h.Kind {
+	case "Pod":
+		return r.decodeWorkload(source, strict, &v1.Pod{})
+	case "ReplicationController":
+		return r.decodeWorkload(source, strict, &v1.ReplicationController{})
+	case "Deployment":
+		return r.decodeWorkload(source, strict, &appsv1.Deployment{})
+	case "StatefulSet":
+		return r.decodeWorkload(source, strict, &appsv1.StatefulSet{})
+	case "DaemonSet":
+		return r.decodeWorkload(source, strict, &appsv1.DaemonSet{})
+	case "ReplicaSet":
+		return r.decodeWorkload(source, strict, &appsv1.ReplicaSet{})
+	case "Job":
+		return r.decodeWorkload(source, strict, &batchv1.Job{})
+	case "CronJob":
+		return r.decodeWorkload(source, strict, &batchv1.CronJob{})
+	case "ConfigMap":
+		cm := &v1.ConfigMap{}
+		if err := strict(cm); err != nil {
+			return err
+		}
+		r.bundle.ConfigMaps = append(r.bundle.ConfigMaps, cm)
+	case "Secret":
+		s := &v1.Secret{}
+		if err := strict(s); err != nil {
+			return err
+		}
+		for k, v := range s.StringData {
+			if s.Data == nil {
+				s.Data = map[string][]byte{}
+			}
+			s.Data[k] = []byte(v)
+		}
+		s.StringData = nil
+		r.bundle.Secrets = append(r.bundle.Secrets, s)
+	case "Service":
+		svc := &v1.Service{}
+		if err := strict(svc); err != nil {
+			return err
+		}
+		r.bundle.Services = append(r.bundle.Services, svc)
+	case "Node":
+		if r.bundle.Node != nil {
+			return fmt.Errorf("more than one Node (the first is %q)", r.bundle.Node.Name)
+		}
+		node := &v1.Node{}
+		if err := strict(node); err != nil {
+			return err
+		}
+		r.bundle.Node = node
+	case "RenderContext":
+		if r.context {
+			return errors.New("more than one RenderContext")
+		}
+		var c struct {
+			Kind string `json:"kind"`
+			RenderContext
+		}
+		if err := strict(&c); err != nil {
+			return err
+		}
+		r.bundle.Context, r.context = c.RenderContext, true
+	default: // List and <Kind>List
+		var list struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := yaml.Unmarshal(doc, &list); err != nil {
+			return err
+		}
+		for i, raw := range list.Items {
+			if err := r.readDocument(input, n, i+1, raw); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *reader) decodeWorkload(source string, strict func(interface{}) error, obj interface{}) error {
+	if err := strict(obj); err != nil {
+		return err
+	}
+	r.workloads = append(r.workloads, workload{source: source, obj: obj})
+	return nil
+}
