@@ -78,14 +78,14 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		return nil, err
 	}
 
-	annotations, warnings := ContainerAnnotations(pod, container, restartCount, opts.Annotations)
-	opts.Warnings = append(opts.Warnings, warnings...)
+	annotations, annotationWarnings := ContainerAnnotations(pod, container, restartCount, opts.Annotations)
+	opts.Warnings = append(opts.Warnings, annotationWarnings...)
 	g.makePodContainerDir(pod, container, opts)
-	criMounts, warnings := mounts.MakeCRIMounts(opts.Mounts, mounts.TerminationMessage{
+	criMounts, msgs := mounts.MakeCRIMounts(opts.Mounts, mounts.TerminationMessage{
 		PodContainerDir: opts.PodContainerDir, Path: container.TerminationMessagePath,
 		Files: g.files, Rand: g.opts.TerminationMessageRand,
 	}, g.opts.SELinuxEnabled)
-	opts.Warnings = append(opts.Warnings, warnings...)
+	opts.Warnings = append(opts.Warnings, warnings(ReasonTerminationLogPermissions, container.Name, msgs)...)
 	security.ApplyUserNamespaceToMounts(criMounts, linux.GetSecurityContext().GetNamespaceOptions())
 
 	cfg := &runtimeapi.ContainerConfig{
@@ -125,11 +125,11 @@ func (g *Generator) linuxContainerConfig(ctx context.Context, pod *v1.Pod, conta
 	if err != nil {
 		return nil, err
 	}
-	res, warnings, err := g.resources.ContainerResources(pod, container)
+	res, resWarnings, err := g.resources.ContainerResources(pod, container)
 	if err != nil {
 		return nil, err
 	}
-	g.warn(pod, container, warnings)
+	g.warn(pod, container, resourceWarnings(container.Name, resWarnings))
 	return &runtimeapi.LinuxContainerConfig{Resources: res, SecurityContext: sc}, nil
 }
 
@@ -140,7 +140,7 @@ func (g *Generator) extraGroups(pod *v1.Pod) []int64 {
 	return g.opts.ExtraSupplementalGroups(pod)
 }
 
-func (g *Generator) warn(pod *v1.Pod, container *v1.Container, warnings []string) {
+func (g *Generator) warn(pod *v1.Pod, container *v1.Container, warnings []Warning) {
 	if g.opts.OnWarning == nil {
 		return
 	}

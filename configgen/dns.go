@@ -43,12 +43,14 @@ type NodeDNS struct {
 }
 
 // PodDNS returns the pod's DNS configuration for its sandbox (kubelet's dns.Configurer.GetPodDNS).
-// Kubelet emits events when it falls back or trims; those come back as warnings. DNS options that
+// Kubelet records events when it falls back (ReasonMissingClusterDNS) or trims
+// (ReasonDNSConfigForming); those come back as warnings, with the sandbox's (empty) container. DNS options that
 // kubelet merges through a map come out in a stable order: each option name where it first
 // appears (resolv.conf's options lines in order, then the pod's dnsConfig options), with the value
 // of its last occurrence.
-func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) {
-	var warnings []string
+func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error) {
+	var warnings []Warning
+	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
 	cfg := &runtimeapi.DNSConfig{}
 	if node.HostResolvConf != nil {
 		servers, searches, options, err := parseResolvConf(node.HostResolvConf)
@@ -62,7 +64,7 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) 
 	for _, s := range node.ClusterDNS {
 		ip := netutils.ParseIPSloppy(s)
 		if ip == nil {
-			warnings = append(warnings, fmt.Sprintf("Invalid clusterDNS IP %q: left out", s))
+			warn(ReasonInvalidClusterDNS, fmt.Sprintf("Invalid clusterDNS IP %q: left out", s))
 			continue
 		}
 		clusterDNS = append(clusterDNS, ip.String())
@@ -76,7 +78,7 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) 
 		policy == v1.DNSClusterFirst && !pod.Spec.HostNetwork,
 		policy != v1.DNSClusterFirst && policy != v1.DNSDefault:
 		if policy != v1.DNSClusterFirstWithHostNet && policy != v1.DNSClusterFirst {
-			warnings = append(warnings, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
+			warn(ReasonInvalidDNSPolicy, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
 		if len(clusterDNS) > 0 {
 			cfg.Servers = clusterDNS
@@ -84,7 +86,7 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) 
 			cfg.Options = []string{"ndots:5"}
 			break
 		}
-		warnings = append(warnings, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
+		warn(ReasonMissingClusterDNS, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
 		hostDNS(cfg, node)
 	default: // Default, or ClusterFirst on the host network
 		hostDNS(cfg, node)
@@ -97,11 +99,11 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []string, error) 
 	}
 	if len(cfg.Servers) > maxDNSNameservers {
 		cfg.Servers = cfg.Servers[:maxDNSNameservers]
-		warnings = append(warnings, "Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: "+strings.Join(cfg.Servers, " "))
+		warn(ReasonDNSConfigForming, "Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: "+strings.Join(cfg.Servers, " "))
 	}
 	var trimmed bool
 	if cfg.Searches, trimmed = fitSearches(cfg.Searches); trimmed {
-		warnings = append(warnings, "Search Line limits were exceeded, some search paths have been omitted, the applied search line is: "+strings.Join(cfg.Searches, " "))
+		warn(ReasonDNSConfigForming, "Search Line limits were exceeded, some search paths have been omitted, the applied search line is: "+strings.Join(cfg.Searches, " "))
 	}
 	return cfg, warnings, nil
 }

@@ -23,11 +23,11 @@ func TestPodDNS(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name         string
-		pod          *v1.Pod
-		node         NodeDNS
-		want         *runtimeapi.DNSConfig
-		wantWarnings int
+		name        string
+		pod         *v1.Pod
+		node        NodeDNS
+		want        *runtimeapi.DNSConfig
+		wantReasons []string
 	}{
 		{
 			name: "ClusterFirst: cluster servers, cluster searches before host searches, ndots:5",
@@ -78,7 +78,7 @@ func TestPodDNS(t *testing.T) {
 				Servers: []string{"10.0.0.2", "10.0.0.3"}, Searches: []string{"corp.example", "lab.example"},
 				Options: []string{"ndots:2", "edns0"},
 			},
-			wantWarnings: 1,
+			wantReasons: []string{ReasonMissingClusterDNS},
 		},
 		{
 			name: "empty --resolv-conf: host DNS is the local resolver per node IP family, search \".\"",
@@ -108,18 +108,18 @@ func TestPodDNS(t *testing.T) {
 			},
 		},
 		{
-			name:         "more than three nameservers are trimmed with a warning",
-			pod:          pod(v1.DNSNone, false, &v1.PodDNSConfig{Nameservers: []string{"1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"}}),
-			node:         cluster,
-			want:         &runtimeapi.DNSConfig{Servers: []string{"1.1.1.1", "2.2.2.2", "3.3.3.3"}, Options: []string{}},
-			wantWarnings: 1,
+			name:        "more than three nameservers are trimmed with a warning",
+			pod:         pod(v1.DNSNone, false, &v1.PodDNSConfig{Nameservers: []string{"1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"}}),
+			node:        cluster,
+			want:        &runtimeapi.DNSConfig{Servers: []string{"1.1.1.1", "2.2.2.2", "3.3.3.3"}, Options: []string{}},
+			wantReasons: []string{ReasonDNSConfigForming},
 		},
 		{
-			name:         "a search path over 253 characters is dropped with a warning",
-			pod:          pod(v1.DNSNone, false, &v1.PodDNSConfig{Searches: []string{"ok.example", strings.Repeat("a", 254)}}),
-			node:         cluster,
-			want:         &runtimeapi.DNSConfig{Searches: []string{"ok.example"}, Options: []string{}},
-			wantWarnings: 1,
+			name:        "a search path over 253 characters is dropped with a warning",
+			pod:         pod(v1.DNSNone, false, &v1.PodDNSConfig{Searches: []string{"ok.example", strings.Repeat("a", 254)}}),
+			node:        cluster,
+			want:        &runtimeapi.DNSConfig{Searches: []string{"ok.example"}, Options: []string{}},
+			wantReasons: []string{ReasonDNSConfigForming},
 		},
 		{
 			name: "an invalid policy is treated as ClusterFirst with a warning",
@@ -129,7 +129,7 @@ func TestPodDNS(t *testing.T) {
 				Searches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local", "corp.example", "lab.example"},
 				Options:  []string{"ndots:5"},
 			},
-			wantWarnings: 1,
+			wantReasons: []string{ReasonInvalidDNSPolicy},
 		},
 	}
 	for _, tt := range tests {
@@ -139,7 +139,7 @@ func TestPodDNS(t *testing.T) {
 			assert.Equal(t, tt.want.Servers, got.Servers)
 			assert.Equal(t, tt.want.Searches, got.Searches)
 			assert.Equal(t, tt.want.Options, got.Options)
-			assert.Len(t, warnings, tt.wantWarnings, "warnings: %v", warnings)
+			assert.Equal(t, tt.wantReasons, warningReasons(warnings), "warnings: %v", warnings)
 		})
 	}
 }
@@ -184,7 +184,7 @@ func TestPodDNSHostResolvConf(t *testing.T) {
 		wantServers  []string
 		wantSearches []string
 		wantOptions  []string
-		wantWarnings int
+		wantReasons  []string
 	}{
 		{
 			name:        "search . (systemd-resolved's stub) is dropped, leaving no search path",
@@ -236,7 +236,7 @@ func TestPodDNSHostResolvConf(t *testing.T) {
 			wantServers:  []string{"10.96.0.10"},
 			wantSearches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local"},
 			wantOptions:  []string{"ndots:5"},
-			wantWarnings: 1,
+			wantReasons:  []string{ReasonInvalidClusterDNS},
 		},
 		{
 			name:        "no valid cluster DNS entry: ClusterFirst falls back to the host's DNS",
@@ -244,7 +244,7 @@ func TestPodDNSHostResolvConf(t *testing.T) {
 			resolv:      "nameserver 10.0.0.2\n",
 			clusterDNS:  []string{"dns.example"},
 			wantServers: []string{"10.0.0.2"}, wantSearches: []string{}, wantOptions: []string{},
-			wantWarnings: 2,
+			wantReasons: []string{ReasonInvalidClusterDNS, ReasonMissingClusterDNS},
 		},
 	}
 	for _, tt := range tests {
@@ -255,7 +255,7 @@ func TestPodDNSHostResolvConf(t *testing.T) {
 			assert.Equal(t, tt.wantServers, got.Servers)
 			assert.Equal(t, tt.wantSearches, got.Searches)
 			assert.Equal(t, tt.wantOptions, got.Options)
-			assert.Len(t, warnings, tt.wantWarnings, "warnings: %v", warnings)
+			assert.Equal(t, tt.wantReasons, warningReasons(warnings), "warnings: %v", warnings)
 		})
 	}
 }

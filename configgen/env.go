@@ -70,9 +70,11 @@ type EnvInput struct {
 // value; then the remaining service variables sorted by name. No variables at all gives nil.
 //
 // Errors carry kubelet's texts and can be classified with errors.Is (ErrKeyNotFound, ErrEnvFile,
-// ...); errors from the getters are returned as they are. The warnings are what kubelet would only
-// log, such as the reason an env file could not be parsed.
-func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []string, error) {
+// ...); errors from the getters are returned as they are. The warnings are what kubelet skips
+// silently or only logs: a missing optional ConfigMap, Secret or key
+// (ReasonOptionalConfigMapNotFound and the others), the reason an env file could not be parsed;
+// each names the container.
+func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
 	if in.Pod == nil || in.Container == nil {
 		return nil, nil, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
 	}
@@ -148,7 +150,7 @@ type envBuilder struct {
 	podIPBuf  [2]string
 	podIPDone bool
 
-	warnings []string
+	warnings []Warning
 }
 
 // reserve allocates the result for n definitions and the service variables, writes the service
@@ -282,9 +284,9 @@ func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 	case from.ResourceFieldRef != nil:
 		value, err = b.resourceFieldRef(from.ResourceFieldRef)
 	case from.ConfigMapKeyRef != nil:
-		value, keep, err = b.configMapKey(from.ConfigMapKeyRef)
+		value, keep, err = b.configMapKey(ev.Name, from.ConfigMapKeyRef)
 	case from.SecretKeyRef != nil:
-		value, keep, err = b.secretKey(from.SecretKeyRef)
+		value, keep, err = b.secretKey(ev.Name, from.SecretKeyRef)
 	case b.in.EnvFiles && from.FileKeyRef != nil:
 		value, keep, err = b.fileKey(ev.Name, from.FileKeyRef)
 	}
@@ -295,6 +297,11 @@ func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 		b.set(ev.Name, value)
 	}
 	return nil
+}
+
+// warn records a warning about the container.
+func (b *envBuilder) warn(reason, msg string) {
+	b.warnings = append(b.warnings, Warning{Reason: reason, Message: msg, Container: b.in.Container.Name})
 }
 
 // where names the pod and container for texts kubelet does not have.

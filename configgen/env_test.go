@@ -22,7 +22,7 @@ type envCase struct {
 	want         []configgen.EnvVar
 	wantErr      string
 	wantIs       []error
-	wantWarnings []string
+	wantWarnings []configgen.Warning
 }
 
 func runEnvCases(t *testing.T, cases []envCase) {
@@ -169,16 +169,20 @@ func TestMakeEnvironmentVariablesEnvFrom(t *testing.T) {
 			want:  vars("S_PASS", "p\x00\xffw", "S_USER", "u"),
 		},
 		{
-			name:  "missing optional configMap is skipped",
+			name:  "missing optional configMap is skipped with an OptionalConfigMapNotFound warning",
 			pod:   withEnvFrom(testPod(), fromConfigMap("nope", "", true), fromConfigMap("two", "", false)),
 			setup: store,
 			want:  vars("A", "a2", "C", "c2"),
+			wantWarnings: []configgen.Warning{{Reason: configgen.ReasonOptionalConfigMapNotFound, Container: "app",
+				Message: `configmap "nope" not found`}},
 		},
 		{
-			name:  "missing optional secret is skipped",
+			name:  "missing optional secret is skipped with an OptionalSecretNotFound warning",
 			pod:   withEnvFrom(testPod(), fromSecret("nope", "", true)),
 			setup: store,
 			want:  nil,
+			wantWarnings: []configgen.Warning{{Reason: configgen.ReasonOptionalSecretNotFound, Container: "app",
+				Message: `secret "nope" not found`}},
 		},
 		{
 			name:    "missing configMap returns the getter's error",
@@ -395,12 +399,20 @@ func TestMakeEnvironmentVariablesEnv(t *testing.T) {
 			pod:   testPod(lit("LVL", "keep"), cmKey("LVL", "cfg", "NOPE", true), secretKey("T", "creds", "NOPE", true)),
 			setup: store,
 			want:  svcVars(vars("LVL", "keep")...),
+			wantWarnings: []configgen.Warning{
+				{Reason: configgen.ReasonOptionalConfigMapKeyNotFound, Container: "app", Message: `skipping optional envvar "LVL": key "NOPE" does not exist in configmap "cfg"`},
+				{Reason: configgen.ReasonOptionalSecretKeyNotFound, Container: "app", Message: `skipping optional envvar "T": key "NOPE" does not exist in secret "creds"`},
+			},
 		},
 		{
-			name:  "missing optional configMap or secret omits the variable",
+			name:  "missing optional configMap or secret omits the variable with a warning each",
 			pod:   testPod(cmKey("A", "nope", "K", true), secretKey("B", "nope", "K", true), lit("C", "c")),
 			setup: store,
 			want:  svcVars(vars("C", "c")...),
+			wantWarnings: []configgen.Warning{
+				{Reason: configgen.ReasonOptionalConfigMapNotFound, Container: "app", Message: `skipping optional envvar "A": configmap "nope" not found`},
+				{Reason: configgen.ReasonOptionalSecretNotFound, Container: "app", Message: `skipping optional envvar "B": secret "nope" not found`},
+			},
 		},
 		{
 			name:    "missing configMap for a non-optional key returns the getter's error",
@@ -570,11 +582,12 @@ func TestMakeEnvironmentVariablesServices(t *testing.T) {
 			want:  cat(vars("A", "a"), kubernetesVars()),
 		},
 		{
-			name:         "service without ports gives a warning and no variables",
-			pod:          testPod(lit("A", "a")),
-			setup:        links(true, svc("ns", "broken", "10.0.0.3")),
-			want:         vars("A", "a"),
-			wantWarnings: []string{"service ns/broken has a cluster IP but no ports: it gives no environment variables"},
+			name:  "service without ports gives a warning and no variables",
+			pod:   testPod(lit("A", "a")),
+			setup: links(true, svc("ns", "broken", "10.0.0.3")),
+			want:  vars("A", "a"),
+			wantWarnings: []configgen.Warning{{Reason: configgen.ReasonServiceWithoutPorts, Container: "app",
+				Message: "service ns/broken has a cluster IP but no ports: it gives no environment variables"}},
 		},
 		{
 			name: "variable name collisions between services go to the service sorting last",

@@ -180,3 +180,21 @@ func vars(kv ...string) []configgen.EnvVar {
 	}
 	return out
 }
+
+// messages returns the warnings' messages, nil for none.
+func messages(ws []configgen.Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Message)
+	}
+	return out
+}
+
+// reasons returns the warnings' reasons, nil for none.
+func reasons(ws []configgen.Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Reason)
+	}
+	return out
+}

@@ -108,6 +108,7 @@ func (b *envBuilder) fetchEnvFrom() error {
 				return err
 			}
 			if cm == nil {
+				b.warn(ReasonOptionalConfigMapNotFound, fmt.Sprintf("configmap %q not found", ef.ConfigMapRef.Name))
 				continue
 			}
 			src.cm, n = cm, len(cm.Data)
@@ -122,6 +123,7 @@ func (b *envBuilder) fetchEnvFrom() error {
 				return err
 			}
 			if s == nil {
+				b.warn(ReasonOptionalSecretNotFound, fmt.Sprintf("secret %q not found", ef.SecretRef.Name))
 				continue
 			}
 			src.secret, n = s, len(s.Data)
@@ -192,15 +194,20 @@ func (b *envBuilder) addEnvFrom() {
 }
 
 // configMapKey resolves a configMapKeyRef; keep is false when the variable is to be left out.
-func (b *envBuilder) configMapKey(ref *v1.ConfigMapKeySelector) (value string, keep bool, err error) {
+func (b *envBuilder) configMapKey(envName string, ref *v1.ConfigMapKeySelector) (value string, keep bool, err error) {
 	optional := isTrue(ref.Optional)
 	cm, err := b.configMap(ref.Name, optional)
-	if err != nil || cm == nil {
+	if err != nil {
 		return "", false, err
+	}
+	if cm == nil {
+		b.warn(ReasonOptionalConfigMapNotFound, fmt.Sprintf("skipping optional envvar %q: configmap %q not found", envName, ref.Name))
+		return "", false, nil
 	}
 	value, ok := cm.Data[ref.Key]
 	if !ok {
 		if optional {
+			b.warn(ReasonOptionalConfigMapKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q does not exist in configmap %q", envName, ref.Key, ref.Name))
 			return "", false, nil
 		}
 		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in ConfigMap %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)
@@ -209,15 +216,20 @@ func (b *envBuilder) configMapKey(ref *v1.ConfigMapKeySelector) (value string, k
 }
 
 // secretKey resolves a secretKeyRef; keep is false when the variable is to be left out.
-func (b *envBuilder) secretKey(ref *v1.SecretKeySelector) (value string, keep bool, err error) {
+func (b *envBuilder) secretKey(envName string, ref *v1.SecretKeySelector) (value string, keep bool, err error) {
 	optional := isTrue(ref.Optional)
 	s, err := b.secret(ref.Name, optional)
-	if err != nil || s == nil {
+	if err != nil {
 		return "", false, err
+	}
+	if s == nil {
+		b.warn(ReasonOptionalSecretNotFound, fmt.Sprintf("skipping optional envvar %q: secret %q not found", envName, ref.Name))
+		return "", false, nil
 	}
 	raw, ok := s.Data[ref.Key]
 	if !ok {
 		if optional {
+			b.warn(ReasonOptionalSecretKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q does not exist in secret %q", envName, ref.Key, ref.Name))
 			return "", false, nil
 		}
 		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in Secret %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)

@@ -33,11 +33,12 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if err != nil {
 		// Kubelet logs the detail and fails with a fixed text, so that the pod's events do not
 		// reveal host paths or file contents.
-		b.warnings = append(b.warnings, fmt.Sprintf("%s: env var %q: failed to parse env file: %v", b.where(), envName, err))
+		b.warn(ReasonFailedToParseEnvFile, fmt.Sprintf("%s: env var %q: failed to parse env file: %v", b.where(), envName, err))
 		return "", false, newEnvError(ErrEnvFile, "couldn't parse env file", err)
 	}
 	if value == "" {
 		if isTrue(ref.Optional) {
+			b.warn(ReasonOptionalFileKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q not found in file %q of volume %q", envName, ref.Key, ref.Path, ref.VolumeName))
 			return "", false, nil
 		}
 		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("environment variable key %q not found in file %q", ref.Key, path), nil)

@@ -23,7 +23,7 @@ func TestFileKeyRefFIFODoesNotHang(t *testing.T) {
 	in.Volumes = mounts.VolumeMap{"vol": {HostPath: vol}}
 
 	done := make(chan error, 1)
-	var warnings []string
+	var warnings []configgen.Warning
 	go func() {
 		var err error
 		_, warnings, err = configgen.MakeEnvironmentVariables(context.Background(), in)
@@ -32,8 +32,9 @@ func TestFileKeyRefFIFODoesNotHang(t *testing.T) {
 	select {
 	case err := <-done:
 		require.EqualError(t, err, "couldn't parse env file")
+		assert.Equal(t, []string{configgen.ReasonFailedToParseEnvFile}, reasons(warnings))
 		assert.Equal(t, []string{`pod ns/web-0 container "app": env var "V": failed to parse env file: failed to open environment variable file "` +
-			filepath.Join(vol, "pipe.env") + `": not a regular file (p---------)`}, warnings)
+			filepath.Join(vol, "pipe.env") + `": not a regular file (p---------)`}, messages(warnings))
 	case <-time.After(5 * time.Second):
 		t.Fatal("MakeEnvironmentVariables blocked on a FIFO")
 	}

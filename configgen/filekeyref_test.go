@@ -65,6 +65,8 @@ func TestFileKeyRef(t *testing.T) {
 		wantErr      string
 		wantIs       []error
 		wantWarnings []string
+		// wantReason is the reason of every warning, when there are any.
+		wantReason string
 		// warningPrefix is checked instead of wantWarnings where the cause's text comes from
 		// the kernel interface in use.
 		warningPrefix string
@@ -88,7 +90,10 @@ func TestFileKeyRef(t *testing.T) {
 			wantErr: "SecureJoin " + filepath.Join(vol, "loop.env") + ": too many levels of symbolic links",
 			wantIs:  []error{configgen.ErrEnvFile, syscall.ELOOP},
 		},
-		{name: "missing optional key omits the variable", env: fileEnv("V", "vol", "config.env", "NOPE", true), want: nil},
+		{
+			name: "missing optional key omits the variable with a warning", env: fileEnv("V", "vol", "config.env", "NOPE", true), want: nil,
+			wantWarnings: []string{`skipping optional envvar "V": key "NOPE" not found in file "config.env" of volume "vol"`}, wantReason: configgen.ReasonOptionalFileKeyNotFound,
+		},
 		{
 			name: "missing key is an error naming the file", env: fileEnv("V", "vol", "config.env", "NOPE", false),
 			wantErr: `environment variable key "NOPE" not found in file "` + filepath.Join(vol, "config.env") + `"`,
@@ -98,7 +103,10 @@ func TestFileKeyRef(t *testing.T) {
 			name: "empty value counts as missing", env: fileEnv("V", "vol", "config.env", "EMPTY", false),
 			wantErr: `environment variable key "EMPTY" not found in file "` + filepath.Join(vol, "config.env") + `"`,
 		},
-		{name: "empty optional value omits the variable", env: fileEnv("V", "vol", "config.env", "EMPTY", true), want: nil},
+		{
+			name: "empty optional value omits the variable with a warning", env: fileEnv("V", "vol", "config.env", "EMPTY", true), want: nil,
+			wantWarnings: []string{`skipping optional envvar "V": key "EMPTY" not found in file "config.env" of volume "vol"`}, wantReason: configgen.ReasonOptionalFileKeyNotFound,
+		},
 		{
 			name: "whitespace after = is an empty value", env: fileEnv("V", "vol", "config.env", "BLANK", false),
 			wantErr: `environment variable key "BLANK" not found in file "` + filepath.Join(vol, "config.env") + `"`,
@@ -108,17 +116,20 @@ func TestFileKeyRef(t *testing.T) {
 			wantErr:      "couldn't parse env file",
 			wantIs:       []error{configgen.ErrEnvFile},
 			wantWarnings: []string{where + "invalid environment variable format at line 1: value must be enclosed in single quotes"},
+			wantReason:   configgen.ReasonFailedToParseEnvFile,
 		},
 		{
 			name: "missing file is a parse error", env: fileEnv("V", "vol", "none.env", "A", true),
 			wantErr:       "couldn't parse env file",
 			wantIs:        []error{configgen.ErrEnvFile, fs.ErrNotExist},
 			warningPrefix: where + `failed to open environment variable file "` + filepath.Join(vol, "none.env") + `": `,
+			wantReason:    configgen.ReasonFailedToParseEnvFile,
 		},
 		{
 			name: "directory is refused", env: fileEnv("V", "vol", "dir", "A", false),
 			wantErr:      "couldn't parse env file",
 			wantWarnings: []string{where + `failed to open environment variable file "` + filepath.Join(vol, "dir") + `": not a regular file (d---------)`},
+			wantReason:   configgen.ReasonFailedToParseEnvFile,
 		},
 		{
 			name: "unknown volume", env: fileEnv("V", "ghost", "config.env", "A", false),
@@ -145,11 +156,21 @@ func TestFileKeyRef(t *testing.T) {
 			in.EnvFiles = !tc.gateOff
 			got, warnings, err := configgen.MakeEnvironmentVariables(context.Background(), in)
 			if tc.wantWarnings != nil {
-				assert.Equal(t, tc.wantWarnings, warnings)
+				assert.Equal(t, tc.wantWarnings, messages(warnings))
 			}
 			if tc.warningPrefix != "" {
 				require.Len(t, warnings, 1)
-				assert.True(t, strings.HasPrefix(warnings[0], tc.warningPrefix), "warning %q", warnings[0])
+				assert.True(t, strings.HasPrefix(warnings[0].Message, tc.warningPrefix), "warning %q", warnings[0].Message)
+			}
+			wantReason := tc.wantReason
+			if tc.wantErr == "couldn't parse env file" {
+				// The detail behind kubelet's fixed text always comes back as a warning.
+				wantReason = configgen.ReasonFailedToParseEnvFile
+				assert.Len(t, warnings, 1)
+			}
+			for _, w := range warnings {
+				assert.Equal(t, wantReason, w.Reason, "reason of %q", w.Message)
+				assert.Equal(t, "app", w.Container)
 			}
 			if tc.wantErr != "" {
 				require.EqualError(t, err, tc.wantErr)
@@ -160,7 +181,7 @@ func TestFileKeyRef(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
-			assert.Empty(t, warnings)
+			assert.Equal(t, tc.wantWarnings, messages(warnings))
 		})
 	}
 }

@@ -401,8 +401,8 @@ func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 		}
 		return fsys.MkdirAll(path, perm)
 	}})
-	var warnings []string
-	node.Options.OnWarning = func(_ *v1.Pod, _ *v1.Container, msg string) { warnings = append(warnings, msg) }
+	var warnings []configgen.Warning
+	node.Options.OnWarning = func(_ *v1.Pod, _ *v1.Container, w configgen.Warning) { warnings = append(warnings, w) }
 	gen, err := node.Generator()
 	require.NoError(t, err)
 	pod := samplePod()
@@ -411,7 +411,8 @@ func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 	for _, m := range cfg.Mounts {
 		assert.NotEqual(t, "/dev/termination-log", m.ContainerPath)
 	}
-	assert.Equal(t, []string{"error creating the container directory /var/lib/kubelet/pods/" + podUID + "/containers/web: read-only file system"}, warnings)
+	assert.Equal(t, []configgen.Warning{{Reason: configgen.ReasonContainerDirFailed, Container: "web",
+		Message: "error creating the container directory /var/lib/kubelet/pods/" + podUID + "/containers/web: read-only file system"}}, warnings)
 }
 
 // recursiveReadOnly: IfPossible follows what the runtime reports for the pod's handler
@@ -426,14 +427,15 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 		runtimeClass *string
 		want         bool
 		wantWarning  string
+		wantReason   string
 	}{
 		{name: "no handlers reported: not supported", want: false},
 		{name: "the default handler supports it", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, want: true},
 		{name: "the default handler does not support it", handlers: []*runtimeapi.RuntimeHandler{handler("", false), handler("runsc", true)}, want: false},
 		{name: "the pod's runtime class picks its handler", handlers: []*runtimeapi.RuntimeHandler{handler("", false), handler("runsc", true)}, runtimeClass: ptr.To("gvisor"), want: true},
-		{name: "an unknown handler is not supported, with a warning", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, runtimeClass: ptr.To("gvisor"), want: false, wantWarning: `unknown runtime handler "runsc"`},
+		{name: "an unknown handler is not supported, with a warning", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, runtimeClass: ptr.To("gvisor"), want: false, wantWarning: `unknown runtime handler "runsc"`, wantReason: configgen.ReasonUnknownRuntimeHandler},
 		{name: "an unknown runtime class is not supported, with a warning", handlers: []*runtimeapi.RuntimeHandler{handler("", true)}, runtimeClass: ptr.To("nope"), want: false,
-			wantWarning: `failed to look up the runtime handler: runtimeclass.node.k8s.io "nope" not found`},
+			wantWarning: `failed to look up the runtime handler: runtimeclass.node.k8s.io "nope" not found`, wantReason: configgen.ReasonRuntimeHandlerLookupFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -453,7 +455,7 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 			if tt.wantWarning == "" {
 				assert.Empty(t, opts.Warnings)
 			} else {
-				assert.Equal(t, []string{tt.wantWarning}, opts.Warnings)
+				assert.Equal(t, []configgen.Warning{{Reason: tt.wantReason, Message: tt.wantWarning, Container: pod.Spec.Containers[0].Name}}, opts.Warnings)
 			}
 		})
 	}

@@ -65,7 +65,7 @@ func PodAnnotations(pod *v1.Pod) map[string]string {
 // ContainerAnnotations returns the annotations kubelet puts on a container
 // (kuberuntime's newContainerAnnotations). extra (device-plugin annotations) come first; kubelet's
 // own keys overwrite them. A lifecycle or port list that cannot be encoded is left out with a warning.
-func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []string) {
+func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []Warning) {
 	annotations := make(map[string]string, len(extra)+8)
 	for k, v := range extra {
 		annotations[k] = v
@@ -80,17 +80,19 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
 		annotations[AnnotationPodTerminationGracePeriod] = strconv.FormatInt(*pod.Spec.TerminationGracePeriodSeconds, 10)
 	}
-	var warnings []string
+	var warnings []Warning
 	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
 		if b, err := json.Marshal(container.Lifecycle.PreStop); err != nil {
-			warnings = append(warnings, "unable to marshal lifecycle PreStop handler for container "+container.Name+": "+err.Error())
+			warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
+				Message: "unable to marshal lifecycle PreStop handler for container " + container.Name + ": " + err.Error()})
 		} else {
 			annotations[AnnotationContainerPreStopHandler] = string(b)
 		}
 	}
 	if len(container.Ports) > 0 {
 		if b, err := json.Marshal(container.Ports); err != nil {
-			warnings = append(warnings, "unable to marshal container ports for container "+container.Name+": "+err.Error())
+			warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
+				Message: "unable to marshal container ports for container " + container.Name + ": " + err.Error()})
 		} else {
 			annotations[AnnotationContainerPorts] = string(b)
 		}

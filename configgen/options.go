@@ -86,9 +86,11 @@ type Options struct {
 	// are ignored: FeatureGates above apply.
 	Resources *resources.Config
 	// OnWarning receives what kubelet would only log or record as an event while generating a
-	// container's config (a skipped block device, a truncated hostname, an unreadable subPath);
-	// nil drops them. GenerateRunContainerOptions also returns them in RunContainerOptions.
-	OnWarning func(pod *v1.Pod, container *v1.Container, message string)
+	// config (a missing optional ConfigMap, a skipped block device, a truncated hostname, DNS
+	// limits), each with an event reason; container is nil for the sandbox's. Nil drops them.
+	// GenerateRunContainerOptions returns them in RunContainerOptions instead. A provider
+	// records them as events: recorder.Event(pod, "Warning", w.Reason, w.Message).
+	OnWarning func(pod *v1.Pod, container *v1.Container, w Warning)
 	// TerminationMessageRand names termination-message files; nil means random. A fixed source
 	// makes offline output deterministic.
 	TerminationMessageRand func() uint32

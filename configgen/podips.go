@@ -15,7 +15,7 @@ import (
 // has no IPs for its environment and hosts file. Pass the result as podIPs to
 // GenerateContainerConfig and GenerateRunContainerOptions; for a host-network pod, whose sandbox
 // reports no IP, they use the node's IPs instead (HostNetworkPodIPs).
-func PodSandboxIPs(status *runtimeapi.PodSandboxStatus) ([]string, []string) {
+func PodSandboxIPs(status *runtimeapi.PodSandboxStatus) ([]string, []Warning) {
 	ips := []string{}
 	if status.GetNetwork() == nil {
 		return ips, nil
@@ -23,13 +23,13 @@ func PodSandboxIPs(status *runtimeapi.PodSandboxStatus) ([]string, []string) {
 	// An empty primary IP is normal: the runtime does not manage host-network pods' IPs.
 	if ip := status.Network.GetIp(); ip != "" {
 		if netutils.ParseIPSloppy(ip) == nil {
-			return nil, []string{"pod sandbox reported an unparseable primary IP " + strconv.Quote(ip)}
+			return nil, []Warning{{Reason: ReasonUnparseablePodIP, Message: "pod sandbox reported an unparseable primary IP " + strconv.Quote(ip)}}
 		}
 		ips = append(ips, ip)
 	}
 	for _, extra := range status.Network.GetAdditionalIps() {
 		if netutils.ParseIPSloppy(extra.GetIp()) == nil {
-			return nil, []string{"pod sandbox reported an unparseable additional IP " + strconv.Quote(extra.GetIp())}
+			return nil, []Warning{{Reason: ReasonUnparseablePodIP, Message: "pod sandbox reported an unparseable additional IP " + strconv.Quote(extra.GetIp())}}
 		}
 		ips = append(ips, extra.GetIp())
 	}

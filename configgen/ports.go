@@ -14,22 +14,24 @@ import (
 // port, repeats an earlier one is skipped with a warning, as kubelet does; an unknown protocol is
 // TCP with a warning; init and ephemeral containers publish no ports. The result is nil when there
 // are none.
-func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []string) {
+func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
 	var out []*runtimeapi.PortMapping
-	var warnings []string
+	var warnings []Warning
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
 		seen := make(map[string]struct{}, len(c.Ports))
 		for _, p := range c.Ports {
 			key := portKey(p)
 			if _, dup := seen[key]; dup {
-				warnings = append(warnings, "port name conflicted, "+strconv.Quote(key)+" is defined more than once in container "+c.Name)
+				warnings = append(warnings, Warning{Reason: ReasonPortNameConflict, Container: c.Name,
+					Message: "port name conflicted, " + strconv.Quote(key) + " is defined more than once in container " + c.Name})
 				continue
 			}
 			seen[key] = struct{}{}
 			proto, known := toRuntimeProtocol(p.Protocol)
 			if !known {
-				warnings = append(warnings, "unknown protocol "+strconv.Quote(string(p.Protocol))+" of a port in container "+c.Name+", defaulting to TCP")
+				warnings = append(warnings, Warning{Reason: ReasonUnknownPortProtocol, Container: c.Name,
+					Message: "unknown protocol " + strconv.Quote(string(p.Protocol)) + " of a port in container " + c.Name + ", defaulting to TCP"})
 			}
 			out = append(out, &runtimeapi.PortMapping{
 				Protocol:      proto,

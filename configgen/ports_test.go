@@ -16,10 +16,10 @@ func TestSandboxPortMappings(t *testing.T) {
 		return &runtimeapi.PortMapping{Protocol: proto, ContainerPort: cport, HostPort: hport, HostIp: hostIP}
 	}
 	tests := []struct {
-		name         string
-		spec         v1.PodSpec
-		want         []*runtimeapi.PortMapping
-		wantWarnings int
+		name        string
+		spec        v1.PodSpec
+		want        []*runtimeapi.PortMapping
+		wantReasons []string
 	}{
 		{name: "no ports gives nil", spec: v1.PodSpec{Containers: []v1.Container{{Name: "a"}}}},
 		{
@@ -40,7 +40,7 @@ func TestSandboxPortMappings(t *testing.T) {
 				pm(runtimeapi.Protocol_TCP, 80, 8080, "::"),
 				pm(runtimeapi.Protocol_TCP, 1234, 5678, ""),
 			},
-			wantWarnings: 2,
+			wantReasons: []string{ReasonPortNameConflict, ReasonPortNameConflict},
 		},
 		{
 			name: "the same port in two containers is kept twice; init and ephemeral containers publish none",
@@ -54,23 +54,23 @@ func TestSandboxPortMappings(t *testing.T) {
 			want: []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_SCTP, 1, 1, ""), pm(runtimeapi.Protocol_SCTP, 1, 1, "")},
 		},
 		{
-			name:         "an unknown protocol becomes TCP with a warning, as kubelet logs it",
-			spec:         v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "QUIC", 1, 2, "")}}}},
-			want:         []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
-			wantWarnings: 1,
+			name:        "an unknown protocol becomes TCP with a warning, as kubelet logs it",
+			spec:        v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "QUIC", 1, 2, "")}}}},
+			want:        []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
+			wantReasons: []string{ReasonUnknownPortProtocol},
 		},
 		{
-			name:         "an empty protocol (no API defaulting) becomes TCP with a warning",
-			spec:         v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "", 1, 2, "")}}}},
-			want:         []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
-			wantWarnings: 1,
+			name:        "an empty protocol (no API defaulting) becomes TCP with a warning",
+			spec:        v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: []v1.ContainerPort{port("", "", 1, 2, "")}}}},
+			want:        []*runtimeapi.PortMapping{pm(runtimeapi.Protocol_TCP, 1, 2, "")},
+			wantReasons: []string{ReasonUnknownPortProtocol},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, warnings := SandboxPortMappings(&v1.Pod{Spec: tt.spec})
 			assert.Equal(t, tt.want, got)
-			assert.Len(t, warnings, tt.wantWarnings)
+			assert.Equal(t, tt.wantReasons, warningReasons(warnings))
 		})
 	}
 }

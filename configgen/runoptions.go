@@ -37,8 +37,8 @@ type RunContainerOptions struct {
 	// HostDomain is the pod's domain, "<subdomain>.<namespace>.svc.<cluster domain>" or empty
 	// (hosts.GeneratePodHostNameAndDomain).
 	HostDomain string
-	// Warnings are what kubelet would only log.
-	Warnings []string
+	// Warnings are what kubelet would only log or record as events, each with its reason.
+	Warnings []Warning
 }
 
 // GenerateRunContainerOptions builds a container's environment, mounts and devices, as kubelet's
@@ -91,7 +91,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
 	opts := &RunContainerOptions{}
-	supportsRRO := g.supportsRecursiveReadOnly(pod, opts)
+	supportsRRO := g.supportsRecursiveReadOnly(pod, container, opts)
 
 	if g.opts.DeviceResources != nil {
 		dr, err := g.opts.DeviceResources.GetResources(ctx, pod, container)
@@ -107,11 +107,11 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		}
 	}
 
-	hostname, domain, warnings, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
+	hostname, domain, msgs, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
 	if err != nil {
 		return nil, nil, noop, err
 	}
-	opts.Warnings = append(opts.Warnings, warnings...)
+	opts.Warnings = append(opts.Warnings, warnings(ReasonHostnameTruncated, container.Name, msgs)...)
 	// The hosts file keeps the short hostname whatever setHostnameAsFQDN says; only the kernel's
 	// name becomes the FQDN. Kubelet checks the FQDN's length for the sandbox alone, so one too
 	// long for the kernel fails GeneratePodSandboxConfig, not the container.
@@ -120,14 +120,14 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		opts.Hostname = nodename
 	}
 
-	devices, warnings, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
+	devices, msgs, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
 	if err != nil {
 		return nil, nil, noop, err
 	}
 	opts.Devices = append(opts.Devices, devices...)
-	opts.Warnings = append(opts.Warnings, warnings...)
+	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
-	envs, warnings, err := MakeEnvironmentVariables(ctx, EnvInput{
+	envs, envWarnings, err := MakeEnvironmentVariables(ctx, EnvInput{
 		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
@@ -136,10 +136,10 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, err
 	}
 	opts.Envs = append(opts.Envs, envs...)
-	opts.Warnings = append(opts.Warnings, warnings...)
+	opts.Warnings = append(opts.Warnings, envWarnings...)
 
 	hostsFile := &deferredWrites{}
-	ms, undo, warnings, err := mounts.MakeMounts(mounts.Input{
+	ms, undo, msgs, err := mounts.MakeMounts(mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
 		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
 		EnsureHostsFile: func() (string, error) {
@@ -153,7 +153,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, err
 	}
 	opts.Mounts = append(opts.Mounts, ms...)
-	opts.Warnings = append(opts.Warnings, warnings...)
+	opts.Warnings = append(opts.Warnings, warnings(ReasonSubPathCheckFailed, container.Name, msgs)...)
 	return opts, hostsFile, undo, nil
 }
 
@@ -181,7 +181,8 @@ func (g *Generator) makePodContainerDir(pod *v1.Pod, container *v1.Container, op
 	}
 	dir := filepath.Join(g.opts.RootDir, "pods", string(pod.UID), "containers", container.Name)
 	if err := g.files.MkdirAll(dir, 0o750); err != nil {
-		opts.Warnings = append(opts.Warnings, fmt.Sprintf("error creating the container directory %s: %v", dir, err))
+		opts.Warnings = append(opts.Warnings, Warning{Reason: ReasonContainerDirFailed, Container: container.Name,
+			Message: fmt.Sprintf("error creating the container directory %s: %v", dir, err)})
 		return
 	}
 	opts.PodContainerDir = dir
@@ -189,12 +190,13 @@ func (g *Generator) makePodContainerDir(pod *v1.Pod, container *v1.Container, op
 
 // supportsRecursiveReadOnly reports whether the pod's runtime handler supports recursive
 // read-only mounts (kubelet's runtimeClassSupportsRecursiveReadOnlyMounts).
-func (g *Generator) supportsRecursiveReadOnly(pod *v1.Pod, opts *RunContainerOptions) bool {
+func (g *Generator) supportsRecursiveReadOnly(pod *v1.Pod, container *v1.Container, opts *RunContainerOptions) bool {
 	handler := ""
 	if r := g.opts.Security.RuntimeHandlers; r != nil {
 		h, err := r.LookupRuntimeHandler(pod.Spec.RuntimeClassName)
 		if err != nil {
-			opts.Warnings = append(opts.Warnings, fmt.Sprintf("failed to look up the runtime handler: %v", err))
+			opts.Warnings = append(opts.Warnings, Warning{Reason: ReasonRuntimeHandlerLookupFailed, Container: container.Name,
+				Message: fmt.Sprintf("failed to look up the runtime handler: %v", err)})
 			return false
 		}
 		handler = h
@@ -207,6 +209,7 @@ func (g *Generator) supportsRecursiveReadOnly(pod *v1.Pod, opts *RunContainerOpt
 			return h.GetFeatures().GetRecursiveReadOnlyMounts()
 		}
 	}
-	opts.Warnings = append(opts.Warnings, fmt.Sprintf("unknown runtime handler %q", handler))
+	opts.Warnings = append(opts.Warnings, Warning{Reason: ReasonUnknownRuntimeHandler, Container: container.Name,
+		Message: fmt.Sprintf("unknown runtime handler %q", handler)})
 	return false
 }

@@ -18,7 +18,8 @@ import (
 // resources with overhead. attempt is the sandbox's attempt number. Its only effect on the host
 // is the pod's data directories, made when missing once everything else has been computed
 // (MakePodDataDirs), as kubelet makes them before it creates the sandbox.
-// Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container.
+// Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container; a
+// port's warning names its container in Warning.Container.
 func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
@@ -42,7 +43,7 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 	for i, ip := range g.opts.NodeIPs {
 		nodeIPs[i] = ip.String()
 	}
-	dns, warnings, err := PodDNS(pod, NodeDNS{
+	dns, dnsWarnings, err := PodDNS(pod, NodeDNS{
 		ClusterDNS: g.opts.ClusterDNS, ClusterDomain: g.opts.ClusterDomain,
 		HostResolvConf: g.opts.ResolvConf, NodeIPs: nodeIPs,
 	})
@@ -50,23 +51,23 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 		return nil, err
 	}
 	cfg.DnsConfig = dns
-	g.warn(pod, nil, warnings)
+	g.warn(pod, nil, dnsWarnings)
 
 	if !pod.Spec.HostNetwork {
-		hostname, domain, warnings, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
+		hostname, domain, msgs, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
 		if err != nil {
 			return nil, err
 		}
-		g.warn(pod, nil, warnings)
+		g.warn(pod, nil, warnings(ReasonHostnameTruncated, "", msgs))
 		if cfg.Hostname, err = hosts.GetNodenameForKernel(hostname, domain, pod.Spec.SetHostnameAsFQDN); err != nil {
 			return nil, err
 		}
 	}
 	cfg.LogDirectory = logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
 
-	ports, warnings := SandboxPortMappings(pod)
+	ports, portWarnings := SandboxPortMappings(pod)
 	cfg.PortMappings = ports
-	g.warn(pod, nil, warnings)
+	g.warn(pod, nil, portWarnings)
 
 	sc, err := g.security.SandboxSecurityContext(ctx, pod, g.extraGroups(pod))
 	if err != nil {

@@ -72,7 +72,7 @@ func (b *envBuilder) pickServices(enableServiceLinks bool) error {
 	for _, s := range picked {
 		if len(s.Spec.Ports) == 0 {
 			// Kubelet would index the missing first port and crash.
-			b.warnings = append(b.warnings, fmt.Sprintf("service %s/%s has a cluster IP but no ports: it gives no environment variables", s.Namespace, s.Name))
+			b.warn(ReasonServiceWithoutPorts, fmt.Sprintf("service %s/%s has a cluster IP but no ports: it gives no environment variables", s.Namespace, s.Name))
 			continue
 		}
 		n, c := serviceEnvSize(s)

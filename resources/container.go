@@ -33,14 +33,15 @@ const (
 // Gates.DRANodeAllocatableResources), hugepage limits it ignored (pod-level first, each list by
 // resource name), a swap amount it could not compute. HugepageLimits follow Node.HugePageSizes.
 // The pod is only read.
-func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*runtimeapi.LinuxContainerResources, []string, error) {
+func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*runtimeapi.LinuxContainerResources, []Warning, error) {
 	if pod == nil || container == nil {
 		return nil, nil, ErrNilArgument
 	}
-	var warnings []string
+	var warnings []Warning
 	cfg := &c.cfg
 	if cfg.Gates.DRANodeAllocatableResources && hasDRAAllocations(pod, container.Name) {
-		warnings = append(warnings, fmt.Sprintf("container %q: DRA node-allocatable resources are not applied", container.Name))
+		warnings = append(warnings, Warning{Kind: WarningDRANotApplied,
+			Message: fmt.Sprintf("container %q: DRA node-allocatable resources are not applied", container.Name)})
 	}
 	node := &cfg.Node
 	podLevel := cfg.Gates.PodLevelResources
@@ -155,7 +156,7 @@ func (c *Calculator) swapBehavior(pod *v1.Pod, container *v1.Container, qos v1.P
 // NoSwap pins swap to the memory limit on cgroup v1 and to zero on v2; LimitedSwap gives the
 // container swap in proportion to its memory request, or NoSwap with a warning when that cannot
 // be computed.
-func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass, unifiedSize int, warnings []string) []string {
+func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass, unifiedSize int, warnings []Warning) []Warning {
 	node := &c.cfg.Node
 	if !node.SwapControllerAvailable {
 		return warnings
@@ -166,7 +167,8 @@ func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod 
 			setUnified(lcr, memorySwapMax, strconv.FormatInt(swap, 10), unifiedSize)
 			return warnings
 		}
-		warnings = append(warnings, fmt.Sprintf("container %q: cannot calculate swap allocation amount; disallowing swap: %v", container.Name, err))
+		warnings = append(warnings, Warning{Kind: WarningSwapDisallowed,
+			Message: fmt.Sprintf("container %q: cannot calculate swap allocation amount; disallowing swap: %v", container.Name, err)})
 	}
 	if !node.CgroupV2 {
 		// memory+swap equal to memory leaves no swap above the limit.

@@ -216,7 +216,7 @@ func TestContainerResourcesHugepages(t *testing.T) {
 		pageSizes    []string
 		podLevelOff  bool
 		want         []*runtimeapi.HugepageLimit
-		wantWarnings []string
+		wantWarnings []resources.Warning
 	}{
 		{
 			name: "every node page size gets limit 0 by default",
@@ -260,16 +260,18 @@ func TestContainerResourcesHugepages(t *testing.T) {
 			want: hugepages("2MB", 0, "1GB", 0),
 		},
 		{
-			name:         "an unparsable hugepage size is ignored with a warning",
-			pod:          podOf(ctr("app", nil, rl("hugepages-two", "1Mi"))),
-			want:         hugepages("2MB", 0, "1GB", 0),
-			wantWarnings: []string{`container "app": ignoring hugepage limit "hugepages-two": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+			name: "an unparsable hugepage size is ignored with a warning",
+			pod:  podOf(ctr("app", nil, rl("hugepages-two", "1Mi"))),
+			want: hugepages("2MB", 0, "1GB", 0),
+			wantWarnings: []resources.Warning{{Kind: resources.WarningHugePageLimitIgnored,
+				Message: `container "app": ignoring hugepage limit "hugepages-two": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`}},
 		},
 		{
-			name:         "a page size that is not a whole unit is ignored with a warning",
-			pod:          podOf(ctr("app", nil, rl("hugepages-1025Ki", "1Mi"))),
-			want:         hugepages("2MB", 0, "1GB", 0),
-			wantWarnings: []string{`container "app": ignoring hugepage limit "hugepages-1025Ki": size: 1025KB must be guaranteed to divisible into the largest units`},
+			name: "a page size that is not a whole unit is ignored with a warning",
+			pod:  podOf(ctr("app", nil, rl("hugepages-1025Ki", "1Mi"))),
+			want: hugepages("2MB", 0, "1GB", 0),
+			wantWarnings: []resources.Warning{{Kind: resources.WarningHugePageLimitIgnored,
+				Message: `container "app": ignoring hugepage limit "hugepages-1025Ki": size: 1025KB must be guaranteed to divisible into the largest units`}},
 		},
 		{
 			name:      "entries follow the node's page-size order",
@@ -338,11 +340,12 @@ func TestContainerResourcesWarnsAboutDRAAllocations(t *testing.T) {
 	tests := []struct {
 		name         string
 		gate         bool
-		wantWarnings []string
+		wantWarnings []resources.Warning
 	}{
 		{name: "DRA claims are ignored silently with the gate off"},
 		{name: "DRA claims naming the container are reported with the gate on", gate: true,
-			wantWarnings: []string{`container "app": DRA node-allocatable resources are not applied`}},
+			wantWarnings: []resources.Warning{{Kind: resources.WarningDRANotApplied,
+				Message: `container "app": DRA node-allocatable resources are not applied`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

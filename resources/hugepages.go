@@ -46,7 +46,7 @@ func hugePageKey(name v1.ResourceName) (string, error) {
 // the node lacks, and names that do not parse, are skipped; the latter come back as warnings.
 // When two names give the same page size ("hugepages-2Mi", "hugepages-2048Ki"), the one that
 // sorts last wins, where kubelet's map order picks one at random.
-func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ctrName string, warnings []string) ([]*runtimeapi.HugepageLimit, []string) {
+func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ctrName string, warnings []Warning) ([]*runtimeapi.HugepageLimit, []Warning) {
 	if len(pageSizes) == 0 {
 		return nil, warnings
 	}
@@ -67,7 +67,8 @@ func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ct
 		for _, name := range names {
 			key, err := hugePageKey(name)
 			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("container %q: ignoring hugepage limit %q: %v", ctrName, name, err))
+				warnings = append(warnings, Warning{Kind: WarningHugePageLimitIgnored,
+					Message: fmt.Sprintf("container %q: ignoring hugepage limit %q: %v", ctrName, name, err)})
 				continue
 			}
 			q := list[name]

@@ -31,7 +31,7 @@ func TestContainerResourcesSwap(t *testing.T) {
 		wantSwapMax   string // "" means no memory.swap.max key
 		wantSwapLimit int64
 		wantBehavior  resources.SwapBehavior
-		wantWarnings  []string
+		wantWarnings  []resources.Warning
 	}{
 		{
 			name:         "no swap controller: no swap setting at all",
@@ -128,7 +128,8 @@ func TestContainerResourcesSwap(t *testing.T) {
 			mutate:       limited,
 			wantSwapMax:  "0",
 			wantBehavior: resources.LimitedSwap,
-			wantWarnings: []string{`container "app": cannot calculate swap allocation amount; disallowing swap: container request 68719476736 is larger than total node memory 34359738368`},
+			wantWarnings: []resources.Warning{{Kind: resources.WarningSwapDisallowed,
+				Message: `container "app": cannot calculate swap allocation amount; disallowing swap: container request 68719476736 is larger than total node memory 34359738368`}},
 		},
 	}
 	for _, tt := range tests {

@@ -63,7 +63,8 @@ func render(ctx context.Context, in *input) (*output, error) {
 	}
 	out := &output{}
 	warnings := map[string][]string{}
-	node.Options.OnWarning = func(_ *v1.Pod, c *v1.Container, msg string) {
+	node.Options.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) {
+		msg := w.String()
 		if c == nil {
 			out.Warnings = append(out.Warnings, msg)
 			return
