@@ -109,10 +109,27 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
 		cfg.StopSignal = stopSignal(*container.Lifecycle.StopSignal)
 	}
-	for i, e := range opts.Envs {
-		cfg.Envs[i] = &runtimeapi.KeyValue{Key: e.Name, Value: []byte(e.Value)}
-	}
+	criEnvs(cfg.Envs, opts.Envs)
 	return cfg, nil
+}
+
+// criEnvs fills out with envs as CRI key-values. A container has dozens of variables, so the
+// messages and their values each share one allocation; every value is capped at its length, so
+// appending to one cannot write into the next.
+func criEnvs(out []*runtimeapi.KeyValue, envs []EnvVar) {
+	kvs := make([]runtimeapi.KeyValue, len(envs))
+	size := 0
+	for _, e := range envs {
+		size += len(e.Value)
+	}
+	values := make([]byte, 0, size)
+	for i, e := range envs {
+		start := len(values)
+		values = append(values, e.Value...)
+		kvs[i].Key = e.Name
+		kvs[i].Value = values[start:len(values):len(values)]
+		out[i] = &kvs[i]
+	}
 }
 
 // linuxContainerConfig is kubelet's generateLinuxContainerConfig: the security context (with the
