@@ -11,7 +11,7 @@ import (
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/hosts"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // output is what render prints.
@@ -59,7 +59,7 @@ func render(ctx context.Context, in *input) (*output, error) {
 	}
 	node := configgentest.NewNode(objs...)
 	for image, u := range in.context.ImageUsers {
-		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
+		node.ImageUsers[image] = security.ImageUser{UID: u.UID, Username: u.Username}
 	}
 	out := &output{}
 	warnings := map[string][]string{}
