@@ -36,6 +36,13 @@ type Options struct {
 	Ordinal *int
 	// NodeName binds Pods with no spec.nodeName; empty means the Node document's name, or "node".
 	NodeName string
+	// DefaultTemplates applies the API server's defaults to every workload's pod template
+	// (defaults.SetDefaultsPodTemplateSpec) before its Pods are made, as the API server does when
+	// the workload is created. The controllers' hashes (pod-template-hash,
+	// controller-revision-hash) are then those a cluster computes. Pods themselves are not
+	// defaulted here: apply defaults.SetObjectDefaultsPod to them, as the API server does again
+	// when a controller creates one.
+	DefaultTemplates bool
 }
 
 // Bundle is what a set of manifests holds, ready to render.

@@ -11,6 +11,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/defaults"
 )
 
 // The labels, annotations and names controllers add to their Pods (k8s.io/api's constants where
@@ -55,6 +57,9 @@ func (r *reader) expand() error {
 }
 
 func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
+	if r.opts.DefaultTemplates {
+		defaultTemplates(obj)
+	}
 	switch o := obj.(type) {
 	case *v1.Pod:
 		if r.opts.Ordinal != nil && *r.opts.Ordinal != 0 {
@@ -93,6 +98,26 @@ func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
 		return r.jobPods(r.cronJobJob(o))
 	}
 	return nil, fmt.Errorf("unexpected object %T", obj)
+}
+
+// defaultTemplates applies the API server's template defaults to a workload's pod template.
+func defaultTemplates(obj interface{}) {
+	switch o := obj.(type) {
+	case *appsv1.ReplicaSet:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.Template)
+	case *v1.ReplicationController:
+		defaults.SetDefaultsPodTemplateSpec(o.Spec.Template)
+	case *appsv1.Deployment:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.Template)
+	case *appsv1.StatefulSet:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.Template)
+	case *appsv1.DaemonSet:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.Template)
+	case *batchv1.Job:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.Template)
+	case *batchv1.CronJob:
+		defaults.SetDefaultsPodTemplateSpec(&o.Spec.JobTemplate.Spec.Template)
+	}
 }
 
 // replicas makes the Pods Options asks for out of a workload of count replicas (nil means 1;

@@ -1,0 +1,23 @@
+// Command podconfig prints the CRI configs kubelet v1.37 would give the pods of a manifest,
+// offline: no root, no node, no cluster.
+//
+//	go install github.com/podconfig/podconfig/cmd/podconfig@latest
+//	podconfig render app.yaml
+//	kubectl get deploy web -o yaml | podconfig render -o table -
+//
+// podconfig render reads multi-document YAML or JSON (and kubectl's List): Pods, Deployments,
+// StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs and CronJobs, each made into
+// the Pods its controller would create (see package manifest), with the ConfigMaps, Secrets,
+// Services and Node they refer to and an optional RenderContext document (pod IPs, the images'
+// users, the restart count, a CronJob's scheduled time). Other kinds are skipped with a warning.
+// It applies the API server's defaults (--apply-defaults, on by default) and gives a pod with no
+// namespace "default" and with no UID a stable one, then prints, per pod, the sandbox config and,
+// per container, the CRI config, environment, /etc/hosts file and warnings.
+//
+// Output is JSON by default (-o json: the CRI messages in protobuf's JSON mapping, with enum
+// names and every field shown, defaults included), or -o yaml, or -o table, a summary per
+// container. Run "podconfig render -h" for the flags.
+//
+// Exit status: 0 on success (also for -h), 2 for a usage error, 1 for any other error, reported
+// as one line on standard error naming the document and the problem.
+package main

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/podconfig/podconfig/configgen"
+)
+
+// renderConfig is what the render command line asks for.
+type renderConfig struct {
+	files         []string
+	output        string
+	replicas      int
+	ordinal       int // -1: not set
+	applyDefaults bool
+	allowMissing  bool
+	container     string
+	podIPs        listFlag
+	nodeIPs       listFlag
+	clusterDNS    listFlag
+	clusterDomain string
+	resolvConf    string
+	cgroupDriver  string
+	cgroupVersion int
+	featureGates  gatesFlag
+}
+
+func newRenderFlags() (*renderConfig, *flag.FlagSet) {
+	cfg := &renderConfig{featureGates: gatesFlag{gates: configgen.DefaultFeatureGates()}}
+	fs := flag.NewFlagSet("podconfig render", flag.ContinueOnError)
+	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml or table")
+	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml or table (same as -o)")
+	fs.IntVar(&cfg.replicas, "replicas", 1, "how many pods to render per workload, from the first (capped by the workload's own count)")
+	fs.IntVar(&cfg.ordinal, "ordinal", -1, "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number")
+	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
+	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, with a warning, instead of failing")
+	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
+	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
+	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
+	fs.Var(&cfg.clusterDNS, "cluster-dns", "kubelet's --cluster-dns, comma-separated or repeated (default 10.96.0.10)")
+	fs.StringVar(&cfg.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")
+	fs.StringVar(&cfg.resolvConf, "resolv-conf", "", "kubelet's --resolv-conf: the file read for dnsPolicy Default and host-network pods (default none)")
+	fs.StringVar(&cfg.cgroupDriver, "cgroup-driver", "cgroupfs", "kubelet's --cgroup-driver: cgroupfs or systemd")
+	fs.IntVar(&cfg.cgroupVersion, "cgroup-version", 2, "the node's cgroup version: 1 or 2")
+	fs.Var(&cfg.featureGates, "feature-gates", "kubelet feature gates, Name=true|false,... (known: "+strings.Join(gateNames(), ", ")+")")
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprint(out, `Usage: podconfig render [flags] FILE...|-
+
+Renders the pods of Kubernetes manifests as kubelet v1.37 would start them on a Linux node:
+per pod the CRI sandbox config, per container the CRI container config, environment, /etc/hosts
+file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input) holding Pods,
+Deployments, StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs or
+Lists of them, the ConfigMaps, Secrets, Services and Node they use, and optionally a
+RenderContext document (podIPs, imageUsers, restartCount, scheduledTime). Other kinds are
+skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
+a stable UID; a "kubernetes" Service (10.96.0.1:443) is assumed when the input has none.
+
+Flags:
+`)
+		fs.PrintDefaults()
+		fmt.Fprint(out, `
+Exit status: 0 on success, 2 for a usage error, 1 for any other error (one line on standard
+error naming the document and the problem).
+`)
+	}
+	return cfg, fs
+}
+
+func (c *renderConfig) validate() error {
+	switch c.output {
+	case "json", "yaml", "table":
+	default:
+		return usageError{fmt.Sprintf("-o %q: want json, yaml or table", c.output)}
+	}
+	if len(c.files) == 0 {
+		return usageError{"no input: name files, or - for standard input"}
+	}
+	if c.replicas < 1 {
+		return usageError{fmt.Sprintf("--replicas %d: want 1 or more", c.replicas)}
+	}
+	if c.ordinal < -1 {
+		return usageError{fmt.Sprintf("--ordinal %d: want 0 or more", c.ordinal)}
+	}
+	switch configgen.CgroupDriver(c.cgroupDriver) {
+	case configgen.CgroupDriverSystemd, configgen.CgroupDriverCgroupfs:
+	default:
+		return usageError{fmt.Sprintf("--cgroup-driver %q: want systemd or cgroupfs", c.cgroupDriver)}
+	}
+	if c.cgroupVersion != 1 && c.cgroupVersion != 2 {
+		return usageError{fmt.Sprintf("--cgroup-version %d: want 1 or 2", c.cgroupVersion)}
+	}
+	for _, list := range []struct {
+		flag string
+		ips  []string
+	}{{"--pod-ip", c.podIPs}, {"--node-ip", c.nodeIPs}, {"--cluster-dns", c.clusterDNS}} {
+		for _, ip := range list.ips {
+			if net.ParseIP(ip) == nil {
+				return usageError{fmt.Sprintf("%s %q: not an IP address", list.flag, ip)}
+			}
+		}
+	}
+	return nil
+}
+
+// listFlag is a comma-separated, repeatable list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+// gatesFlag is kubelet's --feature-gates over configgen.FeatureGates.
+type gatesFlag struct {
+	gates configgen.FeatureGates
+	set   []string
+}
+
+// gateFields maps a gate's name to its field.
+func gateFields(g *configgen.FeatureGates) map[string]*bool {
+	return map[string]*bool{
+		"EnvFiles":                    &g.EnvFiles,
+		"PodLevelResources":           &g.PodLevelResources,
+		"MemoryQoS":                   &g.MemoryQoS,
+		"CustomCPUCFSQuotaPeriod":     &g.CustomCPUCFSQuotaPeriod,
+		"ContainerStopSignals":        &g.ContainerStopSignals,
+		"DefaultPodSysctls":           &g.DefaultPodSysctls,
+		"DRANodeAllocatableResources": &g.DRANodeAllocatableResources,
+	}
+}
+
+func gateNames() []string {
+	var names []string
+	for n := range gateFields(&configgen.FeatureGates{}) {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (g *gatesFlag) String() string { return strings.Join(g.set, ",") }
+
+func (g *gatesFlag) Set(v string) error {
+	fields := gateFields(&g.gates)
+	for _, kv := range strings.Split(v, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want Name=true or Name=false", kv)
+		}
+		field, known := fields[name]
+		if !known {
+			return fmt.Errorf("unknown feature gate %q (known: %s)", name, strings.Join(gateNames(), ", "))
+		}
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%q: want Name=true or Name=false", kv)
+		}
+		*field = b
+		g.set = append(g.set, kv)
+	}
+	return nil
+}

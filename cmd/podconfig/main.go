@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit statuses, as kubectl uses them.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+const usage = `podconfig prints the CRI configs kubelet v1.37 gives the pods of a manifest, offline.
+
+Usage:
+  podconfig render [flags] FILE...|-
+
+Commands:
+  render   render the pods of manifests (run "podconfig render -h" for its flags)
+  help     print this help
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command, with its streams, returning the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "render":
+		return runRender(args[1:], stdin, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "podconfig: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+}
+
+// usageError is a problem with the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, fs := newRenderFlags()
+	fs.SetOutput(io.Discard) // errors are reported below, in one line
+	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK
+	}
+	if err == nil {
+		cfg.files = files
+		err = cfg.validate()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+		fmt.Fprintln(stderr, `Run "podconfig render -h" for usage.`)
+		return exitUsage
+	}
+	out, err := render(cfg, stdin)
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+		return exitError
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
+	}
+	if err := write(stdout, cfg.output, out); err != nil {
+		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+		return exitError
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags wherever they are among the file names, as kubectl does; "--"
+// ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		if args[0] == "--" {
+			return append(files, args[1:]...), nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+// oneLine keeps an error on one line of standard error.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}

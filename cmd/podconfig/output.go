@@ -1,0 +1,259 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/podconfig/podconfig/configgen"
+)
+
+// protoJSON is protobuf's JSON mapping with enum names, lowerCamelCase names and every scalar,
+// list and map shown even when it holds its default, so "seccomp": {} reads
+// "profileType": "RuntimeDefault".
+var protoJSON = protojson.MarshalOptions{EmitDefaultValues: true}
+
+// jsonResult is the -o json and -o yaml document.
+type jsonResult struct {
+	Pods     []jsonPod `json:"pods"`
+	Warnings []string  `json:"warnings"`
+}
+
+type jsonPod struct {
+	Source    string          `json:"source"`
+	Namespace string          `json:"namespace"`
+	Name      string          `json:"name"`
+	UID       string          `json:"uid"`
+	QOSClass  string          `json:"qosClass"`
+	Sandbox   json.RawMessage `json:"sandbox"`
+	// Containers are in the order a node starts them: init and sidecar, app, ephemeral.
+	Containers []jsonContainer     `json:"containers"`
+	Warnings   []configgen.Warning `json:"warnings"`
+}
+
+type jsonContainer struct {
+	Name      string              `json:"name"`
+	Type      string              `json:"type"`
+	LogPath   string              `json:"logPath"`
+	Env       []jsonEnv           `json:"env"`
+	HostsFile string              `json:"hostsFile"`
+	Config    json.RawMessage     `json:"config"`
+	Warnings  []configgen.Warning `json:"warnings"`
+}
+
+// jsonEnv is one variable as text (the CRI config holds values as bytes, which JSON shows in
+// base64).
+type jsonEnv struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+func write(w io.Writer, format string, res *result) error {
+	if format == "table" {
+		return writeTable(w, res)
+	}
+	doc, err := toJSON(res)
+	if err != nil {
+		return err
+	}
+	if format == "yaml" {
+		if doc, err = yaml.JSONToYAML(doc); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(doc)
+	return err
+}
+
+func toJSON(res *result) ([]byte, error) {
+	out := jsonResult{Pods: []jsonPod{}, Warnings: nonNil(res.Warnings)}
+	for _, p := range res.Pods {
+		sandbox, err := marshalProto(p.Sandbox)
+		if err != nil {
+			return nil, err
+		}
+		jp := jsonPod{
+			Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
+			QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
+		}
+		for _, c := range p.Items {
+			cfg, err := marshalProto(c.Config)
+			if err != nil {
+				return nil, err
+			}
+			jc := jsonContainer{
+				Name: c.Name, Type: c.Type, LogPath: c.LogPath, Env: []jsonEnv{}, HostsFile: c.HostsFile,
+				Config: cfg, Warnings: nonNilWarnings(c.Warnings),
+			}
+			for _, kv := range c.Config.Envs {
+				jc.Env = append(jc.Env, jsonEnv{Name: kv.Key, Value: string(kv.Value)})
+			}
+			jp.Containers = append(jp.Containers, jc)
+		}
+		out.Pods = append(out.Pods, jp)
+	}
+	doc, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(doc, '\n'), nil
+}
+
+// marshalProto is protoJSON's output, compacted so that the document's indentation is stable
+// (protojson varies its whitespace on purpose).
+func marshalProto(m proto.Message) (json.RawMessage, error) {
+	return protoJSON.Marshal(m)
+}
+
+func nonNilWarnings(s []configgen.Warning) []configgen.Warning {
+	if s == nil {
+		return []configgen.Warning{}
+	}
+	return s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// writeTable prints a summary per pod and container for people.
+func writeTable(w io.Writer, res *result) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for i, p := range res.Pods {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		sb := p.Sandbox
+		fmt.Fprintf(tw, "POD %s/%s\t%s\n", p.Pod.Namespace, p.Pod.Name, p.Source)
+		row(tw, "qos", string(p.QOSClass))
+		row(tw, "hostname", orNone(sb.GetHostname()))
+		if d := sb.GetDnsConfig(); d != nil {
+			row(tw, "dns", fmt.Sprintf("servers %v, searches %v, options %v", d.Servers, d.Searches, d.Options))
+		}
+		row(tw, "cgroup parent", orNone(sb.GetLinux().GetCgroupParent()))
+		ns := sb.GetLinux().GetSecurityContext().GetNamespaceOptions()
+		row(tw, "namespaces", fmt.Sprintf("network %s, pid %s, ipc %s", ns.GetNetwork(), ns.GetPid(), ns.GetIpc()))
+		for _, m := range sb.GetPortMappings() {
+			row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
+		}
+		for _, wr := range p.Warnings {
+			row(tw, "warning", wr.String())
+		}
+		for _, c := range p.Items {
+			writeContainer(tw, p.Pod, c)
+		}
+	}
+	for _, wr := range res.Warnings {
+		fmt.Fprintf(tw, "WARNING\t%s\n", wr)
+	}
+	return tw.Flush()
+}
+
+func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
+	cfg := c.Config
+	sc := cfg.GetLinux().GetSecurityContext()
+	res := cfg.GetLinux().GetResources()
+	fmt.Fprintf(tw, "  CONTAINER %s\t%s, image %s\n", c.Name, c.Type, cfg.GetImage().GetUserSpecifiedImage())
+	user := "image's user"
+	switch {
+	case sc.GetRunAsUser() != nil:
+		user = fmt.Sprintf("uid %d", sc.GetRunAsUser().GetValue())
+	case sc.GetRunAsUsername() != "":
+		user = "user " + sc.GetRunAsUsername()
+	}
+	if g := sc.GetRunAsGroup(); g != nil {
+		user += fmt.Sprintf(", gid %d", g.GetValue())
+	}
+	if len(sc.GetSupplementalGroups()) > 0 {
+		user += fmt.Sprintf(", groups %v", sc.GetSupplementalGroups())
+	}
+	row(tw, "  user", user)
+	row(tw, "  capabilities", fmt.Sprintf("add %v, drop %v", sc.GetCapabilities().GetAddCapabilities(), sc.GetCapabilities().GetDropCapabilities()))
+	row(tw, "  privileged", fmt.Sprint(sc.GetPrivileged()))
+	row(tw, "  read-only root", fmt.Sprint(sc.GetReadonlyRootfs()))
+	row(tw, "  no new privileges", fmt.Sprint(sc.GetNoNewPrivs()))
+	row(tw, "  seccomp", profile(sc.GetSeccomp()))
+	row(tw, "  apparmor", profile(sc.GetApparmor()))
+	row(tw, "  cpu", fmt.Sprintf("shares %d, quota %d, period %d", res.GetCpuShares(), res.GetCpuQuota(), res.GetCpuPeriod()))
+	row(tw, "  memory limit", fmt.Sprint(res.GetMemoryLimitInBytes()))
+	row(tw, "  oom score adj", fmt.Sprint(res.GetOomScoreAdj()))
+	subPaths := subPathsOf(pod, c.Name)
+	for _, m := range cfg.GetMounts() {
+		mode := "rw"
+		if m.Readonly {
+			mode = "ro"
+		}
+		extra := ""
+		if sp := subPaths[m.ContainerPath]; sp != "" {
+			extra = ", " + sp
+		}
+		row(tw, "  mount", fmt.Sprintf("%s <- %s (%s%s)", m.ContainerPath, m.HostPath, mode, extra))
+	}
+	names := make([]string, len(cfg.GetEnvs()))
+	for i, kv := range cfg.GetEnvs() {
+		names[i] = kv.Key
+	}
+	row(tw, "  env", orNone(strings.Join(names, " ")))
+	for _, wr := range c.Warnings {
+		row(tw, "  warning", wr.String())
+	}
+}
+
+func row(tw io.Writer, name, value string) {
+	fmt.Fprintf(tw, "  %s\t%s\n", name, value)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// profile names a seccomp or AppArmor profile.
+func profile(p *runtimeapi.SecurityProfile) string {
+	if p == nil {
+		return "(none)"
+	}
+	s := p.GetProfileType().String()
+	if p.GetLocalhostRef() != "" {
+		s += " " + p.GetLocalhostRef()
+	}
+	return s
+}
+
+// subPathsOf maps a container's mount paths to the subPath or subPathExpr they use.
+func subPathsOf(pod *v1.Pod, name string) map[string]string {
+	out := map[string]string{}
+	var all []v1.Container
+	all = append(all, pod.Spec.InitContainers...)
+	all = append(all, pod.Spec.Containers...)
+	for _, ec := range pod.Spec.EphemeralContainers {
+		all = append(all, v1.Container(ec.EphemeralContainerCommon))
+	}
+	for _, c := range all {
+		if c.Name != name {
+			continue
+		}
+		for _, vm := range c.VolumeMounts {
+			switch {
+			case vm.SubPath != "":
+				out[vm.MountPath] = "subPath " + vm.SubPath
+			case vm.SubPathExpr != "":
+				out[vm.MountPath] = "subPathExpr " + vm.SubPathExpr
+			}
+		}
+	}
+	return out
+}

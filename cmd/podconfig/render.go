@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/hosts"
+	"github.com/podconfig/podconfig/manifest"
+	"github.com/podconfig/podconfig/resources"
+	"github.com/podconfig/podconfig/security/securitytest"
+)
+
+// result is what render prints.
+type result struct {
+	Pods     []podResult
+	Warnings []string
+}
+
+// podResult is one pod's configs.
+type podResult struct {
+	Source   string
+	Pod      *v1.Pod // as rendered: after the render identity and defaults
+	QOSClass v1.PodQOSClass
+	Sandbox  *runtimeapi.PodSandboxConfig
+	Items    []containerResult
+	Warnings []configgen.Warning
+}
+
+// containerResult is one container's config.
+type containerResult struct {
+	Name string
+	// Type is "init", "sidecar", "container" or "ephemeral".
+	Type      string
+	LogPath   string
+	HostsFile string
+	Config    *runtimeapi.ContainerConfig
+	Warnings  []configgen.Warning
+}
+
+// render reads the inputs and renders every pod.
+func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
+	inputs := make([]manifest.Input, 0, len(cfg.files))
+	for _, name := range cfg.files {
+		if name == "-" {
+			inputs = append(inputs, manifest.Input{Name: "stdin", Reader: stdin})
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		inputs = append(inputs, manifest.Input{Name: name, Reader: f})
+	}
+	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults}
+	if cfg.ordinal >= 0 {
+		opts.Ordinal = &cfg.ordinal
+	}
+	bundle, err := manifest.Read(opts, inputs...)
+	if err != nil {
+		return nil, err
+	}
+	var resolvConf []byte
+	if cfg.resolvConf != "" {
+		if resolvConf, err = os.ReadFile(cfg.resolvConf); err != nil {
+			return nil, fmt.Errorf("--resolv-conf: %w", err)
+		}
+	}
+	out := &result{Warnings: bundle.Warnings}
+	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
+	found := cfg.container == ""
+	for i, p := range bundle.Pods {
+		pr, err := r.renderPod(i, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Source, err)
+		}
+		if len(pr.Items) > 0 {
+			found = true
+		}
+		out.Pods = append(out.Pods, *pr)
+	}
+	if !found {
+		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
+	}
+	if len(bundle.Pods) == 0 {
+		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
+	}
+	return out, nil
+}
+
+// renderer renders the pods of one bundle.
+type renderer struct {
+	cfg        *renderConfig
+	bundle     *manifest.Bundle
+	resolvConf []byte
+	objects    []interface{}
+}
+
+// objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
+// and the kubernetes Service every cluster has, unless the input has its own.
+func objectsOf(b *manifest.Bundle) []interface{} {
+	var objs []interface{}
+	hasKubernetes := false
+	for _, o := range b.ConfigMaps {
+		objs = append(objs, withNamespace(o, &o.ObjectMeta))
+	}
+	for _, o := range b.Secrets {
+		objs = append(objs, withNamespace(o, &o.ObjectMeta))
+	}
+	for _, o := range b.Services {
+		objs = append(objs, withNamespace(o, &o.ObjectMeta))
+		hasKubernetes = hasKubernetes || (o.Namespace == metav1.NamespaceDefault && o.Name == "kubernetes")
+	}
+	if !hasKubernetes {
+		objs = append(objs, &v1.Service{
+			ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: metav1.NamespaceDefault},
+			Spec: v1.ServiceSpec{ClusterIP: "10.96.0.1", Ports: []v1.ServicePort{{
+				Name: "https", Port: 443, Protocol: v1.ProtocolTCP,
+			}}},
+		})
+	}
+	if b.Node != nil {
+		objs = append(objs, b.Node)
+	}
+	return objs
+}
+
+// withNamespace puts an object with no namespace in "default", as kubectl apply does.
+func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
+	if meta.Namespace == "" {
+		meta.Namespace = metav1.NamespaceDefault
+	}
+	return obj
+}
+
+// node builds the offline node a pod renders on, from the flags and the input.
+func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)) *configgentest.Node {
+	node := configgentest.NewNode(r.objects...)
+	for image, u := range r.bundle.Context.ImageUsers {
+		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
+	}
+	o := &node.Options
+	o.NodeIPs = r.nodeIPs()
+	if len(r.cfg.clusterDNS) > 0 {
+		o.ClusterDNS = r.cfg.clusterDNS
+	}
+	o.ClusterDomain = r.cfg.clusterDomain
+	o.ResolvConf = r.resolvConf
+	o.Cgroups.Driver = configgen.CgroupDriver(r.cfg.cgroupDriver)
+	gates := r.cfg.featureGates.gates
+	o.FeatureGates = &gates
+	o.Resources.Node.CgroupV2 = r.cfg.cgroupVersion == 2
+	if n := r.bundle.Node; n != nil {
+		if mem, ok := n.Status.Capacity[v1.ResourceMemory]; ok && mem.Value() > 0 {
+			o.Resources.Node.MemoryCapacity = mem.Value()
+		}
+		if mem, ok := n.Status.Allocatable[v1.ResourceMemory]; ok && mem.Value() > 0 {
+			o.Resources.Node.AllocatableMemory = mem.Value()
+			if o.Resources.Node.MemoryCapacity < mem.Value() {
+				o.Resources.Node.MemoryCapacity = mem.Value()
+			}
+		}
+	}
+	if r.cfg.allowMissing {
+		p := &placeholders{objects: node.Objects, pod: pod, warn: warn}
+		o.ConfigMaps, o.Secrets = configgen.ConfigMapGetterFunc(p.configMap), configgen.SecretGetterFunc(p.secret)
+	}
+	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { warn(c, w) }
+	return node
+}
+
+// nodeIPs are --node-ip, else the Node's InternalIPs, else the offline node's 10.0.0.1.
+func (r *renderer) nodeIPs() []net.IP {
+	var ips []net.IP
+	for _, s := range r.cfg.nodeIPs {
+		ips = append(ips, net.ParseIP(s))
+	}
+	if len(ips) == 0 && r.bundle.Node != nil {
+		for _, a := range r.bundle.Node.Status.Addresses {
+			if ip := net.ParseIP(a.Address); a.Type == v1.NodeInternalIP && ip != nil {
+				ips = append(ips, ip)
+			}
+		}
+	}
+	if len(ips) == 0 {
+		ips = []net.IP{net.ParseIP("10.0.0.1")}
+	}
+	return ips
+}
+
+// podIPs are --pod-ip, else the RenderContext's, else 10.244.0.<10+i> for the i-th pod, except
+// that a host-network pod gets none by default: its sandbox reports none, and the Generator gives
+// it the node's IPs.
+func (r *renderer) podIPs(i int, pod *v1.Pod) []string {
+	switch {
+	case len(r.cfg.podIPs) > 0:
+		return r.cfg.podIPs
+	case len(r.bundle.Context.PodIPs) > 0:
+		return r.bundle.Context.PodIPs
+	case pod.Spec.HostNetwork:
+		return nil
+	default:
+		return []string{fmt.Sprintf("10.244.%d.%d", (10+i)/256, (10+i)%256)}
+	}
+}
+
+// renderPod renders the sandbox and the containers of one pod, init containers first, in the
+// order a node starts them.
+func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
+	pod := p.Pod.DeepCopy()
+	r.prepare(pod)
+	out := &podResult{Source: p.Source, Pod: pod}
+	warnings := map[string][]configgen.Warning{}
+	node := r.node(pod, func(c *v1.Container, w configgen.Warning) {
+		if c == nil {
+			out.Warnings = append(out.Warnings, w)
+			return
+		}
+		warnings[c.Name] = append(warnings[c.Name], w)
+	})
+	gen, err := node.Generator()
+	if err != nil {
+		return nil, err
+	}
+	out.QOSClass = resources.ComputePodQOS(pod, r.cfg.featureGates.gates.PodLevelResources)
+	ctx := context.Background()
+	podName := "pod " + pod.Namespace + "/" + pod.Name
+	if out.Sandbox, err = gen.GeneratePodSandboxConfig(ctx, pod, 0); err != nil {
+		return nil, fmt.Errorf("%s: sandbox: %w", podName, err)
+	}
+	volumes := node.Volumes(pod)
+	podIPs := r.podIPs(i, pod)
+	for _, e := range containersOf(pod) {
+		if r.cfg.container != "" && e.c.Name != r.cfg.container {
+			continue
+		}
+		c := e.c
+		cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+			Pod: pod, Container: &c, RestartCount: r.bundle.Context.RestartCount, PodIPs: podIPs,
+			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
+		}
+		cleanup()
+		cr := containerResult{
+			Name: c.Name, Type: e.kind, Config: cfg, Warnings: warnings[c.Name],
+			LogPath: filepath.Join(out.Sandbox.LogDirectory, cfg.LogPath),
+		}
+		for _, m := range cfg.Mounts {
+			if m.ContainerPath == hosts.ContainerPath {
+				if b, err := node.Files.ReadFile(m.HostPath); err == nil {
+					cr.HostsFile = string(b)
+				}
+			}
+		}
+		out.Items = append(out.Items, cr)
+	}
+	return out, nil
+}
+
+// containerEntry is a container in start order with its kind.
+type containerEntry struct {
+	c        v1.Container
+	kind     string
+	nsTarget string
+}
+
+func containersOf(pod *v1.Pod) []containerEntry {
+	var out []containerEntry
+	for _, c := range pod.Spec.InitContainers {
+		kind := "init"
+		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
+			kind = "sidecar"
+		}
+		out = append(out, containerEntry{c: c, kind: kind})
+	}
+	for _, c := range pod.Spec.Containers {
+		out = append(out, containerEntry{c: c, kind: "container"})
+	}
+	for _, ec := range pod.Spec.EphemeralContainers {
+		e := containerEntry{c: v1.Container(ec.EphemeralContainerCommon), kind: "ephemeral"}
+		if ec.TargetContainerName != "" {
+			// The runtime's ID of the target; offline there is none, so name it.
+			e.nsTarget = "<id of container " + ec.TargetContainerName + ">"
+		}
+		out = append(out, e)
+	}
+	return out
+}
