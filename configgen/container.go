@@ -23,7 +23,9 @@ import (
 // The pod's data directories are made when missing (MakePodDataDirs), after every check of the
 // spec, so a pod with no volumes renders too.
 //
-// Errors come in kubelet's order with kubelet's texts. Unlike kubelet, a failure leaves nothing
+// Errors come in kubelet's order with kubelet's texts, as an *Error: its Category says whether
+// to retry (ErrDependencyFailed) or not (ErrInvalidPod, ErrInvalidOptions), its Reason is
+// ReasonCreateContainerConfigError or the environment's. Unlike kubelet, a failure leaves nothing
 // this call did on the host: subPath bind mounts are undone, and the pod's data directories, the
 // log directory, the etc-hosts file and the termination-message file are written only once
 // nothing else on the pod's spec can fail. The returned cleanup is never nil; run it after
@@ -33,12 +35,12 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 	pod, container := req.Pod, req.Container
 	opts, hostsFile, undo, err := g.runContainerOptions(ctx, req)
 	if err != nil {
-		return nil, noop, err
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	cfg, err := g.containerConfig(ctx, req, opts, hostsFile)
 	if err != nil {
 		undo()
-		return nil, noop, err
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	g.warn(pod, container, opts.Warnings)
 	return cfg, noop, nil
@@ -67,7 +69,7 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	if err != nil {
 		return nil, err
 	}
-	if err := g.MakePodDataDirs(pod); err != nil {
+	if err := g.makePodDataDirs(pod); err != nil {
 		return nil, err
 	}
 	logDir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, container.Name)

@@ -69,12 +69,23 @@ type EnvInput struct {
 // sorted, then env entries — where a redefinition keeps the first position and takes the new
 // value; then the remaining service variables sorted by name. No variables at all gives nil.
 //
-// Errors carry kubelet's texts and can be classified with errors.Is (ErrKeyNotFound, ErrEnvFile,
-// ...); errors from the getters are returned as they are. The warnings are what kubelet skips
+// Errors are *Error, with kubelet's texts, a Category (ErrInvalidPod, ErrDependencyFailed,
+// ErrInvalidOptions) and a Reason named as virtual-kubelet's events name them
+// (ReasonMandatoryConfigMapNotFound, ..., ReasonFailedToCreateEnvVars for the rest); errors.Is
+// also matches the finer kinds (ErrKeyNotFound, ErrEnvFile, ...) and a getter's own error, which
+// gives the text and is the Cause. The warnings are what kubelet skips
 // silently or only logs: a missing optional ConfigMap, Secret or key
 // (ReasonOptionalConfigMapNotFound and the others), the reason an env file could not be parsed;
 // each names the container.
 func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
+	envs, warnings, err := makeEnvironmentVariables(ctx, in)
+	if err != nil {
+		return nil, warnings, asError(err, ReasonFailedToCreateEnvVars, in.Pod, in.Container)
+	}
+	return envs, warnings, nil
+}
+
+func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
 	if in.Pod == nil || in.Container == nil {
 		return nil, nil, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
 	}
@@ -297,6 +308,14 @@ func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 		b.set(ev.Name, value)
 	}
 	return nil
+}
+
+// fail returns err as an *Error with reason and cause, about the pod and container.
+func (b *envBuilder) fail(reason string, err, cause error) error {
+	return &Error{
+		Category: category(err), Reason: reason, Cause: cause, Err: err,
+		Pod: b.in.Pod.Namespace + "/" + b.in.Pod.Name, Container: b.in.Container.Name,
+	}
 }
 
 // warn records a warning about the container.

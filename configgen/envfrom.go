@@ -53,15 +53,22 @@ func (b *envBuilder) configMap(name string, optional bool) (*v1.ConfigMap, error
 		return cm, nil
 	}
 	ns := b.in.Pod.Namespace
+	failed := ReasonFailedToReadMandatoryConfigMap
+	if optional {
+		failed = ReasonFailedToReadOptionalConfigMap
+	}
 	if b.in.ConfigMaps == nil {
-		return nil, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get configMap %v/%v, no kubeClient defined", ns, name), nil)
+		return nil, b.fail(failed, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get configMap %v/%v, no kubeClient defined", ns, name), nil), nil)
 	}
 	cm, err := b.in.ConfigMaps.GetConfigMap(b.ctx, ns, name)
 	if err != nil {
-		if optional && apierrors.IsNotFound(err) {
+		switch {
+		case !apierrors.IsNotFound(err):
+			return nil, b.fail(failed, err, err)
+		case optional:
 			return nil, nil
 		}
-		return nil, err
+		return nil, b.fail(ReasonMandatoryConfigMapNotFound, err, err)
 	}
 	if cm == nil {
 		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: ConfigMap %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
@@ -76,15 +83,22 @@ func (b *envBuilder) secret(name string, optional bool) (*v1.Secret, error) {
 		return s, nil
 	}
 	ns := b.in.Pod.Namespace
+	failed := ReasonFailedToReadMandatorySecret
+	if optional {
+		failed = ReasonFailedToReadOptionalSecret
+	}
 	if b.in.Secrets == nil {
-		return nil, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get secret %v/%v, no kubeClient defined", ns, name), nil)
+		return nil, b.fail(failed, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get secret %v/%v, no kubeClient defined", ns, name), nil), nil)
 	}
 	s, err := b.in.Secrets.GetSecret(b.ctx, ns, name)
 	if err != nil {
-		if optional && apierrors.IsNotFound(err) {
+		switch {
+		case !apierrors.IsNotFound(err):
+			return nil, b.fail(failed, err, err)
+		case optional:
 			return nil, nil
 		}
-		return nil, err
+		return nil, b.fail(ReasonMandatorySecretNotFound, err, err)
 	}
 	if s == nil {
 		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: Secret %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
@@ -210,7 +224,8 @@ func (b *envBuilder) configMapKey(envName string, ref *v1.ConfigMapKeySelector) 
 			b.warn(ReasonOptionalConfigMapKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q does not exist in configmap %q", envName, ref.Key, ref.Name))
 			return "", false, nil
 		}
-		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in ConfigMap %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)
+		return "", false, b.fail(ReasonMandatoryConfigMapKeyNotFound,
+			newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in ConfigMap %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil), nil)
 	}
 	return value, true, nil
 }
@@ -232,7 +247,8 @@ func (b *envBuilder) secretKey(envName string, ref *v1.SecretKeySelector) (value
 			b.warn(ReasonOptionalSecretKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q does not exist in secret %q", envName, ref.Key, ref.Name))
 			return "", false, nil
 		}
-		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in Secret %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil)
+		return "", false, b.fail(ReasonMandatorySecretKeyNotFound,
+			newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in Secret %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil), nil)
 	}
 	return string(raw), true, nil
 }

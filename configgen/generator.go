@@ -19,14 +19,18 @@ import (
 )
 
 // Error categories of the Generator, for errors.Is. Errors that reproduce kubelet's keep its text
-// and wrap the cause; these mark the failures that are podconfig's own.
+// and wrap the cause; these mark the failures that are podconfig's own. ErrInvalidPod and
+// ErrInvalidOptions are also two of the three categories of an *Error (see ErrDependencyFailed).
 var (
 	// ErrMissingDependency: an Options field the call needs has no default and was not set.
 	ErrMissingDependency = errors.New("missing dependency")
-	// ErrInvalidPod: a pod or container field that becomes part of a host path or a file is unsafe.
+	// ErrInvalidPod: the pod's spec is invalid or unsafe for this node (e.g. a field that becomes
+	// part of a host path or a file), so it cannot run as written: do not retry the same spec.
+	// It is the Category of every *Error whose cause is the spec.
 	ErrInvalidPod = errors.New("invalid pod")
 	// ErrInvalidOptions: Options hold a combination that kubelet's configuration validation
-	// refuses, so no kubelet could run with them.
+	// refuses, so no kubelet could run with them. It is also the Category of an *Error whose
+	// cause is the configuration (a missing dependency or getter).
 	ErrInvalidOptions = errors.New("invalid options")
 )
 

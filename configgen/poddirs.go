@@ -40,8 +40,13 @@ func (g *Generator) PodDataDirs(pod *v1.Pod) ([]string, error) {
 // the pod's spec has passed every check, so the pod's etc-hosts file and container directories
 // have a parent even for a pod with no volumes (kubelet's volume manager would otherwise be the
 // first to make the pod directory). Call it yourself to make the directories before mounting
-// volumes. A failure is an ErrHost error naming the pod; kubelet's event text is kept.
+// volumes. A failure is an *Error (ReasonFailedToMakePodDataDirectories; ErrHost, with
+// ErrDependencyFailed as its category) naming the pod; kubelet's event text is kept.
 func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
+	return asError(g.makePodDataDirs(pod), ReasonFailedToMakePodDataDirectories, pod, nil)
+}
+
+func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
 	dirs, err := g.PodDataDirs(pod)
 	if err != nil {
 		return err

@@ -52,20 +52,20 @@ type RunContainerOptions struct {
 // written only once every other step has passed. The returned cleanup is never
 // nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
 // leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
-// (mounts.Subpather.CleanSubPaths).
+// (mounts.Subpather.CleanSubPaths). Errors are *Error, as GenerateContainerConfig's.
 func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, func(), error) {
 	pod, container := req.Pod, req.Container
 	opts, hostsFile, undo, err := g.runContainerOptions(ctx, req)
 	if err != nil {
-		return nil, noop, err
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	if err := g.MakePodDataDirs(pod); err != nil {
+	if err := g.makePodDataDirs(pod); err != nil {
 		undo()
-		return nil, noop, err
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	if err := hostsFile.apply(g.files); err != nil {
 		undo()
-		return nil, noop, err
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	g.makePodContainerDir(pod, container, opts)
 	return opts, noop, nil

@@ -18,9 +18,17 @@ import (
 // resources with overhead. attempt is the sandbox's attempt number. Its only effect on the host
 // is the pod's data directories, made when missing once everything else has been computed
 // (MakePodDataDirs), as kubelet makes them before it creates the sandbox.
-// Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container; a
+// Errors are *Error with ReasonFailedCreatePodSandBox. Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container; a
 // port's warning names its container in Warning.Container.
 func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
+	cfg, err := g.podSandboxConfig(ctx, pod, attempt)
+	if err != nil {
+		return nil, asError(err, ReasonFailedCreatePodSandBox, pod, nil)
+	}
+	return cfg, nil
+}
+
+func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
@@ -84,7 +92,7 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 		Resources:       res,
 		Overhead:        overhead,
 	}
-	if err := g.MakePodDataDirs(pod); err != nil {
+	if err := g.makePodDataDirs(pod); err != nil {
 		return nil, err
 	}
 	return cfg, nil

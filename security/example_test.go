@@ -73,3 +73,24 @@ func ExampleResolver_ContainerSecurityContext() {
 	// seccomp: RuntimeDefault pid: CONTAINER
 	// masked: 12 read-only: [/proc/bus /proc/fs /proc/irq /proc/sys /proc/sysrq-trigger]
 }
+
+// A provider that knows its images from its own registry metadata says who each runs as; an image
+// it does not know runs as root, so runAsNonRoot refuses it.
+func ExampleImageUserMap() {
+	images := security.ImageUserMap{
+		"registry.example/web:1": {UID: ptr.To[int64](1000)},
+		"registry.example/db:2":  {Username: "postgres"},
+	}
+	for _, image := range []string{"registry.example/web:1", "registry.example/db:2", "unknown:latest"} {
+		uid, username, _ := images.ImageUser(context.Background(), image)
+		if uid != nil {
+			fmt.Printf("%s: uid %d\n", image, *uid)
+		} else {
+			fmt.Printf("%s: user %s\n", image, username)
+		}
+	}
+	// Output:
+	// registry.example/web:1: uid 1000
+	// registry.example/db:2: user postgres
+	// unknown:latest: uid 0
+}

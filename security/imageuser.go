@@ -64,3 +64,54 @@ func (c CRIImageUser) ImageUser(ctx context.Context, image string) (*int64, stri
 	uid, username := ImageUserFromStatus(img)
 	return uid, username, nil
 }
+
+// ImageUser is the user one image runs as: UID when the image's user is numeric, else Username.
+// Neither set means root, as an image that does not say who it runs as runs as root.
+type ImageUser struct {
+	UID      *int64
+	Username string
+}
+
+// ImageUserMap is an ImageUserResolver over what a provider already knows about its images (its
+// registry's or its runtime's metadata), keyed by the image reference as the container's image
+// field names it. An image not in the map runs as uid 0, as kubelet's getImageUser answers for an
+// image the runtime does not know, so runAsNonRoot refuses it rather than trusting a guess.
+// Read-only use is safe for concurrent callers.
+type ImageUserMap map[string]ImageUser
+
+var _ ImageUserResolver = ImageUserMap(nil)
+
+// ImageUser implements ImageUserResolver.
+func (m ImageUserMap) ImageUser(_ context.Context, image string) (*int64, string, error) {
+	uid, username := m[image].resolve()
+	return uid, username, nil
+}
+
+// resolve returns u as ImageUserResolver reports it, never (nil, "").
+func (u ImageUser) resolve() (*int64, string) {
+	if u.UID != nil {
+		v := *u.UID
+		return &v, ""
+	}
+	if u.Username != "" {
+		return nil, u.Username
+	}
+	return new(int64), ""
+}
+
+// ImageUserFunc adapts a function, e.g. a lookup in a provider's image cache, to
+// ImageUserResolver. An answer with neither a uid nor a user name becomes uid 0, as the
+// interface requires; an error is passed on as it is.
+type ImageUserFunc func(ctx context.Context, image string) (uid *int64, username string, err error)
+
+var _ ImageUserResolver = ImageUserFunc(nil)
+
+// ImageUser calls f.
+func (f ImageUserFunc) ImageUser(ctx context.Context, image string) (*int64, string, error) {
+	uid, username, err := f(ctx, image)
+	if err != nil {
+		return nil, "", err
+	}
+	uid, username = ImageUser{UID: uid, Username: username}.resolve()
+	return uid, username, nil
+}

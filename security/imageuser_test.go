@@ -2,6 +2,7 @@ package security_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"testing"
@@ -135,4 +136,53 @@ func TestCRIImageUserRuntimeErrorIsReturnedUnwrapped(t *testing.T) {
 func TestCRIImageUserWithoutClient(t *testing.T) {
 	_, _, err := security.CRIImageUser{}.ImageUser(context.Background(), "busybox")
 	require.ErrorIs(t, err, security.ErrInvalidInput)
+}
+
+func TestImageUserMapAndFunc(t *testing.T) {
+	users := map[string]security.ImageUser{
+		"numeric": {UID: ptr.To[int64](1000)},
+		"both":    {UID: ptr.To[int64](5), Username: "five"},
+		"named":   {Username: "app"},
+		"empty":   {},
+	}
+	errRegistry := errors.New("registry unreachable")
+	resolvers := map[string]security.ImageUserResolver{
+		"map": security.ImageUserMap(users),
+		"func": security.ImageUserFunc(func(_ context.Context, image string) (*int64, string, error) {
+			if image == "failing" {
+				return nil, "", errRegistry
+			}
+			u := users[image]
+			return u.UID, u.Username, nil
+		}),
+	}
+	tests := []struct {
+		name, image  string
+		wantUID      *int64
+		wantUsername string
+	}{
+		{name: "a numeric user is its uid", image: "numeric", wantUID: ptr.To[int64](1000)},
+		{name: "the uid wins over the name", image: "both", wantUID: ptr.To[int64](5)},
+		{name: "a named user is its name", image: "named", wantUsername: "app"},
+		{name: "an image that names no user runs as root", image: "empty", wantUID: ptr.To[int64](0)},
+		{name: "an unknown image runs as root, so runAsNonRoot refuses it", image: "other", wantUID: ptr.To[int64](0)},
+	}
+	for kind, r := range resolvers {
+		for _, tt := range tests {
+			t.Run(kind+": "+tt.name, func(t *testing.T) {
+				uid, username, err := r.ImageUser(context.Background(), tt.image)
+				require.NoError(t, err)
+				assert.Equal(t, tt.wantUID, uid)
+				assert.Equal(t, tt.wantUsername, username)
+				if uid != nil && users[tt.image].UID != nil {
+					*uid = 42
+					assert.NotEqual(t, int64(42), *users[tt.image].UID, "the source's uid is not handed out")
+				}
+			})
+		}
+	}
+	t.Run("func: an error is passed on", func(t *testing.T) {
+		_, _, err := resolvers["func"].ImageUser(context.Background(), "failing")
+		assert.Same(t, errRegistry, err)
+	})
 }
