@@ -60,3 +60,25 @@ func TestImagePullPolicy(t *testing.T) {
 		})
 	}
 }
+
+// slowPullPolicy is pullPolicyForImage without its shortcut for "name:tag".
+func slowPullPolicy(image string) v1.PullPolicy {
+	if tag, ok := imageTag(image); ok && tag == defaultImageTag {
+		return v1.PullAlways
+	}
+	return v1.PullIfNotPresent
+}
+
+// FuzzPullPolicyForImage checks that the shortcut for "name:tag" never changes the policy the full
+// parse gives, and that no input makes the parse fail to return.
+func FuzzPullPolicyForImage(f *testing.F) {
+	for _, seed := range []string{"nginx", "nginx:latest", "nginx:1.25", "a/b:c/d:latest", "localhost:5000", "localhost:5000/app",
+		"x:latest/y", "nginx:latest@sha256:" + strings.Repeat("a", 64), "Nginx:v1", "[::1]:5000/app:v1", ":", "/", "a/:latest"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, image string) {
+		if got, want := pullPolicyForImage(image), slowPullPolicy(image); got != want {
+			t.Fatalf("%q: shortcut gives %s, parse gives %s", image, got, want)
+		}
+	})
+}
