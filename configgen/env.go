@@ -56,7 +56,29 @@ type EnvInput struct {
 	// PodLevelResources is the PodLevelResources feature gate: when on, pod-level limits replace
 	// the node's allocatable resources as the default limits of resourceFieldRef.
 	PodLevelResources bool
+	// UnknownIPs says what status.podIP(s) and status.hostIP(s) become before they are known.
+	// The zero value is kubelet's behaviour; MakePodEnvironmentVariables takes it as
+	// UnknownIPsFail.
+	UnknownIPs UnknownIPPolicy
 }
+
+// UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
+// has no IP (PodIPs holds none that parses) or the node no address: a provider may resolve a
+// pod's environment before its sandbox, and so its IP, exists.
+type UnknownIPPolicy int
+
+const (
+	// UnknownIPsAsKubelet is kubelet's behaviour: status.podIP(s) is empty (kubelet builds an
+	// environment only once the sandbox has its IPs) and status.hostIP(s) fails with "host IP
+	// unknown" (ErrNode, ErrIPNotKnown).
+	UnknownIPsAsKubelet UnknownIPPolicy = iota
+	// UnknownIPsFail fails both with ErrIPNotKnown, an ErrDependencyFailed: retry once the IP is
+	// known. The default of MakePodEnvironmentVariables.
+	UnknownIPsFail
+	// UnknownIPsEmpty makes both empty, each with a warning (ReasonPodIPNotKnown,
+	// ReasonHostIPNotKnown).
+	UnknownIPsEmpty
+)
 
 // MakeEnvironmentVariables builds a container's environment from envFrom, env and the service
 // links, as kubelet's makeEnvironmentVariables does: envFrom sources first, a later source

@@ -30,6 +30,10 @@ var (
 	ErrNode = errors.New("node unknown")
 	// ErrMissingValue: a subPathExpr refers to a variable that is not defined or is empty.
 	ErrMissingValue = errors.New("missing value")
+	// ErrIPNotKnown: status.podIP(s) or status.hostIP(s) is referenced before it is known: the
+	// pod has no IP, or the node no address (see UnknownIPPolicy). It is also the cause of
+	// kubelet's "host IP unknown" error.
+	ErrIPNotKnown = errors.New("IP not known yet")
 	// ErrInvalidInput: a required input (pod, container) is missing.
 	ErrInvalidInput = errors.New("invalid input")
 )

@@ -1,6 +1,7 @@
 package configgen
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -27,17 +28,29 @@ func (b *envBuilder) fieldRef(fs *v1.ObjectFieldSelector) (string, error) {
 	case "status.hostIP", "status.hostIPs":
 		ips, err := b.nodeHostIPs()
 		if err != nil {
+			if b.in.UnknownIPs == UnknownIPsEmpty && errors.Is(err, ErrIPNotKnown) {
+				b.warn(ReasonHostIPNotKnown, fmt.Sprintf("%s is empty: the node's IP is not known yet (%v)", path, err))
+				return "", nil
+			}
 			return "", err
 		}
 		if path == "status.hostIP" {
 			return ips[0], nil
 		}
 		return strings.Join(ips, ","), nil
-	case "status.podIP":
+	case "status.podIP", "status.podIPs":
 		b.sortPodIPs()
-		return b.podIP, nil
-	case "status.podIPs":
-		b.sortPodIPs()
+		if len(b.podIPs) == 0 {
+			switch b.in.UnknownIPs {
+			case UnknownIPsFail:
+				return "", newEnvError(ErrIPNotKnown, fmt.Sprintf("%s: %s is not known yet: the pod has no IP", b.where(), path), nil)
+			case UnknownIPsEmpty:
+				b.warn(ReasonPodIPNotKnown, fmt.Sprintf("%s is empty: the pod has no IP yet", path))
+			}
+		}
+		if path == "status.podIP" {
+			return b.podIP, nil
+		}
 		return strings.Join(b.podIPs, ","), nil
 	}
 	return podFieldValue(pod, path)
@@ -229,7 +242,7 @@ func (b *envBuilder) nodeHostIPs() ([]string, error) {
 		}
 	}
 	if first == "" {
-		return nil, newEnvError(ErrNode, fmt.Sprintf("host IP unknown; known addresses: %v", node.Status.Addresses), nil)
+		return nil, newEnvError(ErrNode, fmt.Sprintf("host IP unknown; known addresses: %v", node.Status.Addresses), ErrIPNotKnown)
 	}
 	b.hostIPs = ips
 	return ips, nil

@@ -83,6 +83,12 @@ const (
 	// events do not reveal host paths or file contents; this warning carries the detail for the
 	// node's log.
 	ReasonFailedToParseEnvFile = "FailedToParseEnvFile"
+	// ReasonPodIPNotKnown: status.podIP(s) is empty because the pod has no IP yet
+	// (UnknownIPsEmpty).
+	ReasonPodIPNotKnown = "PodIPNotKnown"
+	// ReasonHostIPNotKnown: status.hostIP(s) is empty because the node's address is not known
+	// (UnknownIPsEmpty).
+	ReasonHostIPNotKnown = "HostIPNotKnown"
 	// ReasonServiceWithoutPorts: a Service the pod sees has a cluster IP but no ports, so it
 	// gives no variables (kubelet would crash on it).
 	ReasonServiceWithoutPorts = "ServiceWithoutPorts"

@@ -1,0 +1,188 @@
+package configgen
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/mounts"
+)
+
+// ContainerKind is the kind of a container within its pod.
+type ContainerKind string
+
+// The kinds of containers, in the order kubelet starts them.
+const (
+	// ContainerKindInit is an init container that runs to completion.
+	ContainerKindInit ContainerKind = "init"
+	// ContainerKindSidecar is an init container with restartPolicy Always.
+	ContainerKindSidecar ContainerKind = "sidecar"
+	// ContainerKindRegular is one of spec.containers.
+	ContainerKindRegular ContainerKind = "regular"
+	// ContainerKindEphemeral is one of spec.ephemeralContainers.
+	ContainerKindEphemeral ContainerKind = "ephemeral"
+)
+
+// PodContainer is one container of a pod, as the Generator's calls take it.
+type PodContainer struct {
+	Kind ContainerKind
+	// Container points into the pod's spec, or for an ephemeral container to its conversion
+	// (EphemeralContainerAsContainer).
+	Container *v1.Container
+	// TargetContainerName is an ephemeral container's targetContainerName; empty otherwise.
+	TargetContainerName string
+}
+
+// PodContainers returns every container of the pod: init containers (sidecars among them, in
+// their places), then regular containers, then ephemeral containers. Nil for a nil pod.
+func PodContainers(pod *v1.Pod) []PodContainer {
+	if pod == nil {
+		return nil
+	}
+	spec := &pod.Spec
+	out := make([]PodContainer, 0, len(spec.InitContainers)+len(spec.Containers)+len(spec.EphemeralContainers))
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		kind := ContainerKindInit
+		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
+			kind = ContainerKindSidecar
+		}
+		out = append(out, PodContainer{Kind: kind, Container: c})
+	}
+	for i := range spec.Containers {
+		out = append(out, PodContainer{Kind: ContainerKindRegular, Container: &spec.Containers[i]})
+	}
+	for i := range spec.EphemeralContainers {
+		ec := &spec.EphemeralContainers[i]
+		out = append(out, PodContainer{Kind: ContainerKindEphemeral, Container: EphemeralContainerAsContainer(ec), TargetContainerName: ec.TargetContainerName})
+	}
+	return out
+}
+
+// EphemeralContainerAsContainer returns an ephemeral container as the v1.Container kubelet runs
+// it as (its EphemeralContainerCommon). The result is a shallow copy: its slices are the
+// ephemeral container's.
+func EphemeralContainerAsContainer(ec *v1.EphemeralContainer) *v1.Container {
+	if ec == nil {
+		return nil
+	}
+	c := v1.Container(ec.EphemeralContainerCommon)
+	return &c
+}
+
+// ContainerEnv is one container's resolved environment.
+type ContainerEnv struct {
+	PodContainer
+	// Env is the environment in MakeEnvironmentVariables' order, every variable a plain value.
+	Env []v1.EnvVar
+}
+
+// MakePodEnvironmentVariables resolves the environment of every container of in.Pod (init,
+// sidecar, regular and ephemeral, in PodContainers' order) with MakeEnvironmentVariables, for a
+// provider that passes plain values to its runtime. in.Container is ignored. The Services are
+// listed once for the whole pod. An in.UnknownIPs of UnknownIPsAsKubelet is taken as
+// UnknownIPsFail: a provider that resolves the environment before the pod has an IP chooses
+// UnknownIPsEmpty to go on.
+//
+// The warnings of every container come back together, each naming its container. The first
+// container that fails stops the call with its *Error, which names the container.
+func MakePodEnvironmentVariables(ctx context.Context, in EnvInput) ([]ContainerEnv, []Warning, error) {
+	if in.Pod == nil {
+		return nil, nil, asError(newEnvError(ErrInvalidInput, "invalid input, pod cannot be nil", nil), ReasonFailedToCreateEnvVars, nil, nil)
+	}
+	if in.UnknownIPs == UnknownIPsAsKubelet {
+		in.UnknownIPs = UnknownIPsFail
+	}
+	if in.Services != nil {
+		in.Services = &listedServices{lister: in.Services}
+	}
+	containers := PodContainers(in.Pod)
+	out := make([]ContainerEnv, len(containers))
+	var warnings []Warning
+	for i, pc := range containers {
+		in.Container = pc.Container
+		envs, ws, err := MakeEnvironmentVariables(ctx, in)
+		warnings = append(warnings, ws...)
+		if err != nil {
+			return nil, warnings, err
+		}
+		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs)}
+	}
+	return out, warnings, nil
+}
+
+// toAPIEnv converts to the API's type, nil for none.
+func toAPIEnv(envs []EnvVar) []v1.EnvVar {
+	if len(envs) == 0 {
+		return nil
+	}
+	out := make([]v1.EnvVar, len(envs))
+	for i, e := range envs {
+		out[i] = v1.EnvVar{Name: e.Name, Value: e.Value}
+	}
+	return out
+}
+
+// listedServices lists each namespace once for one MakePodEnvironmentVariables call, so that
+// every container sees the same Services. It passes the lister's sync state on.
+type listedServices struct {
+	lister ServiceLister
+	n      int
+	ns     [2]string
+	lists  [2][]*v1.Service
+}
+
+func (l *listedServices) ListServices(ctx context.Context, namespace string) ([]*v1.Service, error) {
+	for i := 0; i < l.n; i++ {
+		if l.ns[i] == namespace {
+			return l.lists[i], nil
+		}
+	}
+	list, err := l.lister.ListServices(ctx, namespace)
+	if err == nil && l.n < len(l.ns) {
+		l.ns[l.n], l.lists[l.n] = namespace, list
+		l.n++
+	}
+	return list, err
+}
+
+func (l *listedServices) HasSynced() bool {
+	sc, ok := l.lister.(ServiceSyncChecker)
+	return !ok || sc.HasSynced()
+}
+
+// ContainerMounts is one container's volumeMounts, resolved with no host paths.
+type ContainerMounts struct {
+	PodContainer
+	Mounts []mounts.VolumeMount
+}
+
+// MakePodVolumeMounts resolves every container's volumeMounts with mounts.ContainerVolumeMounts
+// (kubelet's rules, no host paths), for a provider that mounts the pod's volumes itself. envs,
+// from MakePodEnvironmentVariables, expand subPathExpr; a container missing from envs expands
+// against nothing. supportsRecursiveReadOnly says whether the provider's runtime supports
+// recursive read-only mounts. Errors are *Error naming the container.
+func MakePodVolumeMounts(pod *v1.Pod, envs []ContainerEnv, supportsRecursiveReadOnly bool) ([]ContainerMounts, error) {
+	containers := PodContainers(pod)
+	out := make([]ContainerMounts, len(containers))
+	for i, pc := range containers {
+		var env map[string]string
+		for _, ce := range envs {
+			if ce.Container != nil && ce.Container.Name == pc.Container.Name && ce.Kind == pc.Kind {
+				env = make(map[string]string, len(ce.Env))
+				for _, e := range ce.Env {
+					env[e.Name] = e.Value
+				}
+				break
+			}
+		}
+		ms, err := mounts.ContainerVolumeMounts(mounts.VolumeMountsInput{
+			Pod: pod, Container: pc.Container, Env: env, SupportsRecursiveReadOnly: supportsRecursiveReadOnly,
+		})
+		if err != nil {
+			return nil, asError(err, ReasonCreateContainerConfigError, pod, pc.Container)
+		}
+		out[i] = ContainerMounts{PodContainer: pc, Mounts: ms}
+	}
+	return out, nil
+}
