@@ -33,11 +33,16 @@ import (
 // Warnings go to Options.OnWarning.
 func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRequest) (*runtimeapi.ContainerConfig, func(), error) {
 	pod, container := req.Pod, req.Container
-	opts, hostsFile, undo, err := g.runContainerOptions(ctx, req)
+	if pod != nil && container != nil {
+		if err := checkContainerArgs(req); err != nil {
+			return nil, noop, err
+		}
+	}
+	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true)
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	cfg, err := g.containerConfig(ctx, req, opts, hostsFile)
+	cfg, err := g.containerConfig(ctx, req, opts, hostsFile, cmd)
 	if err != nil {
 		undo()
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
@@ -46,7 +51,7 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 	return cfg, noop, nil
 }
 
-func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, opts *RunContainerOptions, hostsFile *deferredWrites) (*runtimeapi.ContainerConfig, error) {
+func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, opts *RunContainerOptions, hostsFile *deferredWrites, cmd *commandLine) (*runtimeapi.ContainerConfig, error) {
 	pod, container, restartCount := req.Pod, req.Container, req.RestartCount
 	if g.opts.ImageUsers == nil {
 		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrMissingDependency)
@@ -58,7 +63,6 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	if err := security.VerifyRunAsNonRoot(pod, container, uid, username); err != nil {
 		return nil, err
 	}
-	command, args := ExpandContainerCommandAndArgs(container, opts.Envs)
 	if err := logs.ValidateLogPathNames(pod.Namespace, pod.Name, pod.UID, container.Name); err != nil {
 		return nil, err
 	}
@@ -93,8 +97,8 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	cfg := &runtimeapi.ContainerConfig{
 		Metadata:    &runtimeapi.ContainerMetadata{Name: container.Name, Attempt: uint32(restartCount)},
 		Image:       &runtimeapi.ImageSpec{Image: req.ImageRef, UserSpecifiedImage: container.Image},
-		Command:     command,
-		Args:        args,
+		Command:     cmd.command,
+		Args:        cmd.args,
 		WorkingDir:  container.WorkingDir,
 		Labels:      ContainerLabels(pod, container),
 		Annotations: annotations,

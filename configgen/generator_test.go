@@ -57,7 +57,7 @@ func samplePod() *v1.Pod {
 }
 
 // sampleNode is an offline node with SPEC §10.5's 32 GiB of memory.
-func sampleNode(t *testing.T) (*configgentest.Node, *configgen.Generator) {
+func sampleNode(t testing.TB) (*configgentest.Node, *configgen.Generator) {
 	t.Helper()
 	node := configgentest.NewNode()
 	node.Options.Resources.Node.MemoryCapacity = 32 << 30
@@ -491,6 +491,10 @@ func TestGeneratePodSandboxConfig(t *testing.T) {
 	t.Run("host-network pods get no hostname", func(t *testing.T) {
 		p := pod.DeepCopy()
 		p.Spec.HostNetwork = true
+		for i := range p.Spec.Containers[0].Ports {
+			// The API server refuses a host-network pod whose hostPort differs from its containerPort.
+			p.Spec.Containers[0].Ports[i].HostPort = p.Spec.Containers[0].Ports[i].ContainerPort
+		}
 		cfg, err := gen.GeneratePodSandboxConfig(ctx, p, 0)
 		require.NoError(t, err)
 		assert.Empty(t, cfg.Hostname)

@@ -2,7 +2,6 @@ package configgen
 
 import (
 	"context"
-	"fmt"
 
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
@@ -29,15 +28,8 @@ func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, a
 }
 
 func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
-	if pod == nil {
-		return nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
-	}
-	for _, f := range []struct{ field, value string }{
-		{"metadata.namespace", pod.Namespace}, {"metadata.name", pod.Name}, {"metadata.uid", string(pod.UID)},
-	} {
-		if err := checkPathElement(f.field, f.value); err != nil {
-			return nil, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
-		}
+	if err := ValidatePod(pod); err != nil {
+		return nil, err
 	}
 	cfg := &runtimeapi.PodSandboxConfig{
 		Metadata: &runtimeapi.PodSandboxMetadata{

@@ -280,6 +280,13 @@ func TestMakeMountsSubPath(t *testing.T) {
 			wantIs:  []error{mounts.ErrInvalidSubPath},
 		},
 		{
+			name:    "subPath that is not valid UTF-8 is rejected",
+			volumes: disk,
+			mounts:  []v1.VolumeMount{{MountPath: "/m", SubPath: "a\xffb", Name: "disk"}},
+			wantErr: `unable to provision SubPath "a\xffb": must be valid UTF-8`,
+			wantIs:  []error{mounts.ErrInvalidSubPath},
+		},
+		{
 			name:    "subPath element that merely contains dots is allowed",
 			volumes: disk,
 			mounts:  []v1.VolumeMount{{MountPath: "/m", SubPath: "a..b/...", Name: "disk"}},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -239,7 +240,7 @@ func TestValidateSubPath(t *testing.T) {
 	for _, ok := range []string{"", "a", "a/b", "./a", "a/./b", ".", "a..", "..a", "a/...", "a//b", "a/"} {
 		assert.NoError(t, mounts.ValidateSubPath(ok), "%q is valid", ok)
 	}
-	for _, bad := range []string{"/", "/a", "..", "../a", "a/..", "a/../b", "a//..//b", "a\x00"} {
+	for _, bad := range []string{"/", "/a", "..", "../a", "a/..", "a/../b", "a//..//b", "a\x00", "a\xff"} {
 		err := mounts.ValidateSubPath(bad)
 		assert.ErrorIs(t, err, mounts.ErrInvalidSubPath, "%q is invalid", bad)
 	}
@@ -262,6 +263,9 @@ func FuzzValidateSubPath(f *testing.F) {
 		}
 		if strings.ContainsRune(joined, 0) {
 			t.Fatalf("accepted subPath %q holds a NUL byte", subPath)
+		}
+		if !utf8.ValidString(joined) {
+			t.Fatalf("accepted subPath %q is not valid UTF-8", subPath)
 		}
 	})
 }

@@ -9,14 +9,15 @@ import (
 )
 
 // ValidateSubPath applies kubelet's subPath rules (makeMounts): a subPath must be relative and
-// have no ".." element. It also rejects NUL bytes, which no host path can hold. An empty subPath
-// is valid and means the volume root.
+// have no ".." element. It also rejects NUL bytes, which no host path can hold, and invalid UTF-8,
+// which the CRI mount's host path cannot carry. An empty subPath is valid and means the volume
+// root.
 func ValidateSubPath(subPath string) error {
 	if strings.HasPrefix(subPath, "/") {
 		return newError(ErrInvalidSubPath, fmt.Sprintf("error SubPath `%s` must not be an absolute path", subPath), nil)
 	}
-	if strings.IndexByte(subPath, 0) >= 0 {
-		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath %q: must not contain a NUL byte", subPath), nil)
+	if why := pathelem.CheckText(subPath); why != "" {
+		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath %q: %s", subPath, why), nil)
 	}
 	if hasDotDotElement(subPath) {
 		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath `%s`: must not contain '..'", subPath), nil)

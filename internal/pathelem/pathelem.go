@@ -3,10 +3,17 @@ package pathelem
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
+// MaxLen is the longest name one path element can have on Linux (NAME_MAX): a longer one fails
+// with ENAMETOOLONG, possibly after other directories of the same path were made.
+const MaxLen = 255
+
 // Validate returns why name cannot be used as a single host path element, as a message naming
-// kind ("container name", "volume name", ...), or "" when it can.
+// kind ("container name", "volume name", ...), or "" when it can. A name must not be empty, "."
+// or "..", hold "/" or NUL, be longer than MaxLen bytes, or be invalid UTF-8 (host paths are
+// strings in CRI messages, which protobuf refuses to carry otherwise).
 func Validate(kind, name string) string {
 	var why string
 	switch {
@@ -18,8 +25,59 @@ func Validate(kind, name string) string {
 		why = "must not contain '/'"
 	case strings.IndexByte(name, 0) >= 0:
 		why = "must not contain a NUL byte"
+	case len(name) > MaxLen:
+		return "invalid " + kind + " " + strconv.Quote(name[:32]) + "... (" + strconv.Itoa(len(name)) + " bytes): must be at most " + strconv.Itoa(MaxLen) + " bytes long"
+	case !utf8.ValidString(name):
+		why = "must be valid UTF-8"
 	default:
 		return ""
 	}
 	return "invalid " + kind + " " + strconv.Quote(name) + ": " + why
+}
+
+// CheckText returns why s cannot be a host path that also travels in a CRI message: it holds a
+// NUL byte (the kernel would end the path there) or is not valid UTF-8. It returns "" when s is
+// fine, after one pass over s.
+func CheckText(s string) string {
+	i := FirstBad(s, true)
+	switch {
+	case i < 0:
+		return ""
+	case s[i] == 0:
+		return "must not contain a NUL byte"
+	}
+	return "must be valid UTF-8"
+}
+
+// FirstBad returns the offset of the first byte of s that is not part of valid UTF-8, or a NUL
+// when noNUL is set, and -1 when there is none. ASCII is checked eight bytes at a time.
+func FirstBad(s string, noNUL bool) int {
+	const hi = 0x8080808080808080
+	const lo = 0x0101010101010101
+	i := 0
+	for i+8 <= len(s) {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// w&hi finds non-ASCII bytes; (w-lo)&^w&hi finds zero bytes.
+		if w&hi != 0 || (noNUL && (w-lo)&^w&hi != 0) {
+			break
+		}
+		i += 8
+	}
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == 0 && noNUL {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

@@ -1,6 +1,7 @@
 package pathelem
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,6 +18,10 @@ func TestValidate(t *testing.T) {
 		{"dot-dot is refused", "..", `invalid container name "..": must not be '.' or '..'`},
 		{"a slash is refused", "a/b", `invalid container name "a/b": must not contain '/'`},
 		{"a NUL byte is refused", "a\x00b", `invalid container name "a\x00b": must not contain a NUL byte`},
+		{"255 bytes is the longest element", strings.Repeat("a", 255), ""},
+		{"256 bytes is longer than NAME_MAX", strings.Repeat("a", 256), `invalid container name "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... (256 bytes): must be at most 255 bytes long`},
+		{"invalid UTF-8 is refused", "a\xffb", `invalid container name "a\xffb": must be valid UTF-8`},
+		{"valid UTF-8 is fine", "wörk", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,458 @@
+package configgen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+	"github.com/podconfig/podconfig/internal/pathelem"
+)
+
+// ValidatePod is the node-side validation of the pod-level fields a Generator turns into host
+// paths, files or CRI messages, and of every container of the pod (ValidateContainer). The
+// Generator calls it before any host effect; it is exported so that a provider can refuse a pod
+// before it starts. It checks what the API server would have refused and what matters on the node,
+// since podconfig may be fed specs that never passed one:
+//
+//   - every string that reaches a CRI message is valid UTF-8 (protobuf refuses to marshal anything
+//     else), and those that become host paths, files, process arguments or kernel settings hold no
+//     NUL byte (the kernel would cut them there);
+//   - names that become host path elements are single elements of at most 255 bytes;
+//   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
+//     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
+//   - hostPID and hostIPC are refused when hostUsers is false.
+//
+// Errors wrap ErrInvalidPod and name the pod, the container when there is one, and the field.
+func ValidatePod(pod *v1.Pod) error {
+	if pod == nil {
+		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	v := validator{pod: pod}
+	v.podFields()
+	for i := range pod.Spec.InitContainers {
+		v.container(&pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		v.container(&pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		v.container(&c)
+	}
+	return v.err
+}
+
+// ValidateContainer is ValidatePod's check of the pod-level fields and of one container, the one a
+// Generator is about to configure (see ValidatePod for the rules). On top of the API server's rules
+// for a container, Bidirectional mount propagation is refused for an unprivileged container, and
+// negative resource quantities are refused wherever the API server refuses them.
+func ValidateContainer(pod *v1.Pod, container *v1.Container) error {
+	if pod == nil || container == nil {
+		return fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
+	}
+	v := validator{pod: pod}
+	v.podFields()
+	v.container(container)
+	return v.err
+}
+
+// validator walks a pod and keeps the first problem. Field names are built only for the error, so
+// a valid pod costs one pass over each string and no allocation.
+type validator struct {
+	pod *v1.Pod
+	ctr *v1.Container
+	err error
+}
+
+// fail records the first problem: field, already formatted, and why it is refused.
+func (v *validator) fail(field string, why string) {
+	v.failMsg("invalid " + field + ": " + why)
+}
+
+// failMsg records the first problem, prefixed with the pod and the container.
+func (v *validator) failMsg(msg string) {
+	if v.err != nil {
+		return
+	}
+	who := fmt.Sprintf("pod %q", v.pod.Namespace+"/"+v.pod.Name)
+	if v.ctr != nil {
+		who += fmt.Sprintf(" container %q", v.ctr.Name)
+	}
+	v.err = errkind.New(ErrInvalidPod, who+": "+msg, nil)
+}
+
+// badByte is pathelem.FirstBad: the offset of the first invalid UTF-8 byte (or NUL, with
+// noNUL), or -1.
+func badByte(s string, noNUL bool) int { return pathelem.FirstBad(s, noNUL) }
+
+// badText is why s is refused, or "" (see badByte).
+func badText(s string, noNUL bool) string {
+	i := badByte(s, noNUL)
+	if i < 0 {
+		return ""
+	}
+	if s[i] == 0 {
+		return "must not contain a NUL byte (at byte " + strconv.Itoa(i) + ")"
+	}
+	return "must be valid UTF-8 (invalid byte at " + strconv.Itoa(i) + ")"
+}
+
+// text checks a string that reaches a CRI message; path also refuses NUL, for strings that become
+// host paths, files, arguments or kernel settings.
+func (v *validator) text(field, s string) {
+	if v.err == nil && badByte(s, false) >= 0 {
+		v.fail(field, badText(s, false))
+	}
+}
+
+func (v *validator) path(field, s string) {
+	if v.err == nil && badByte(s, true) >= 0 {
+		v.fail(field, badText(s, true))
+	}
+}
+
+func (v *validator) pathPtr(field string, s *string) {
+	if s != nil {
+		v.path(field, *s)
+	}
+}
+
+func (v *validator) list(field string, l []string, noNUL bool) {
+	for i, s := range l {
+		if v.err == nil && badByte(s, noNUL) >= 0 {
+			v.fail(field+"["+strconv.Itoa(i)+"]", badText(s, noNUL))
+		}
+	}
+}
+
+func (v *validator) dict(field string, m map[string]string) {
+	for k, s := range m {
+		if v.err != nil {
+			return
+		}
+		// An AppArmor annotation's value is a profile name the kernel reads as a C string.
+		noNUL := strings.HasPrefix(k, v1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix)
+		if badByte(k, false) >= 0 {
+			v.fail(field+"["+strconv.Quote(k)+"]", "key "+badText(k, false))
+		} else if badByte(s, noNUL) >= 0 {
+			v.fail(field+"["+strconv.Quote(k)+"]", badText(s, noNUL))
+		}
+	}
+}
+
+// name checks a name that becomes one host path element.
+func (v *validator) name(field, s string) {
+	if v.err != nil {
+		return
+	}
+	if msg := pathelem.Validate(field, s); msg != "" {
+		v.failMsg(msg)
+		return
+	}
+	v.path(field, s)
+}
+
+// id checks a user or group id as the API server's IsValidUserID and IsValidGroupID do.
+func (v *validator) id(field string, id *int64) {
+	if v.err == nil && id != nil && (*id < 0 || *id > math.MaxInt32) {
+		v.fail(field, fmt.Sprintf("%d must be between 0 and 2147483647, inclusive", *id))
+	}
+}
+
+func (v *validator) podFields() {
+	p := v.pod
+	v.name("metadata.namespace", p.Namespace)
+	v.name("metadata.name", p.Name)
+	v.name("metadata.uid", string(p.UID))
+	v.dict("metadata.labels", p.Labels)
+	v.dict("metadata.annotations", p.Annotations)
+	if dc := p.Spec.DNSConfig; dc != nil {
+		v.list("spec.dnsConfig.nameservers", dc.Nameservers, true)
+		v.list("spec.dnsConfig.searches", dc.Searches, true)
+		for i, o := range dc.Options {
+			if v.err == nil && (badByte(o.Name, true) >= 0 || o.Value != nil && badByte(*o.Value, true) >= 0) {
+				f := fmt.Sprintf("spec.dnsConfig.options[%d]", i)
+				v.path(f+".name", o.Name)
+				v.pathPtr(f+".value", o.Value)
+			}
+		}
+	}
+	v.path("spec.hostname", p.Spec.Hostname)
+	v.path("spec.subdomain", p.Spec.Subdomain)
+	for i, a := range p.Spec.HostAliases {
+		v.path(fmt.Sprintf("spec.hostAliases[%d].ip", i), a.IP)
+		v.list(fmt.Sprintf("spec.hostAliases[%d].hostnames", i), a.Hostnames, true)
+	}
+	v.resources("spec.overhead", p.Spec.Overhead)
+	if r := p.Spec.Resources; r != nil {
+		v.resources("spec.resources.limits", r.Limits)
+		v.resources("spec.resources.requests", r.Requests)
+	}
+	if p.Spec.HostUsers != nil && !*p.Spec.HostUsers {
+		if p.Spec.HostPID {
+			v.fail("spec.hostPID", "forbidden when spec.hostUsers is false")
+		}
+		if p.Spec.HostIPC {
+			v.fail("spec.hostIPC", "forbidden when spec.hostUsers is false")
+		}
+	}
+	sc := p.Spec.SecurityContext
+	if sc == nil {
+		return
+	}
+	v.seLinux("spec.securityContext.seLinuxOptions", sc.SELinuxOptions)
+	if sc.SeccompProfile != nil {
+		v.pathPtr("spec.securityContext.seccompProfile.localhostProfile", sc.SeccompProfile.LocalhostProfile)
+	}
+	if sc.AppArmorProfile != nil {
+		v.pathPtr("spec.securityContext.appArmorProfile.localhostProfile", sc.AppArmorProfile.LocalhostProfile)
+	}
+	v.id("spec.securityContext.runAsUser", sc.RunAsUser)
+	v.id("spec.securityContext.runAsGroup", sc.RunAsGroup)
+	v.id("spec.securityContext.fsGroup", sc.FSGroup)
+	for i := range sc.SupplementalGroups {
+		v.id(fmt.Sprintf("spec.securityContext.supplementalGroups[%d]", i), &sc.SupplementalGroups[i])
+	}
+	for i, s := range sc.Sysctls {
+		v.sysctl(i, s)
+	}
+}
+
+// sysctl checks a sysctl's name as the API server's IsValidSysctlName does, and that it does not
+// reach a namespace the pod shares with the host.
+func (v *validator) sysctl(i int, s v1.Sysctl) {
+	if v.err != nil {
+		return
+	}
+	field := func() string { return fmt.Sprintf("spec.securityContext.sysctls[%d]", i) }
+	if why := badText(s.Value, true); why != "" {
+		v.fail(field()+".value", why)
+		return
+	}
+	if !validSysctlName(s.Name) {
+		v.fail(field()+".name", fmt.Sprintf("%q must have at most 253 characters and match the regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$", s.Name))
+		return
+	}
+	name := strings.ReplaceAll(s.Name, "/", ".")
+	switch {
+	case v.pod.Spec.HostNetwork && strings.HasPrefix(name, "net."):
+		v.fail(field()+".name", fmt.Sprintf("%q may not be set when spec.hostNetwork is true: the network namespace is the host's", s.Name))
+	case v.pod.Spec.HostIPC && isIPCSysctl(name):
+		v.fail(field()+".name", fmt.Sprintf("%q may not be set when spec.hostIPC is true: the IPC namespace is the host's", s.Name))
+	}
+}
+
+// validSysctlName matches ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$
+// and at most 253 bytes, without a regexp.
+func validSysctlName(name string) bool {
+	if name == "" || len(name) > 253 {
+		return false
+	}
+	segStart := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		switch {
+		case alnum:
+			segStart = false
+		case c == '-' || c == '_':
+			if segStart {
+				return false
+			}
+		case c == '.' || c == '/':
+			if segStart || name[i-1] == '-' || name[i-1] == '_' {
+				return false
+			}
+			segStart = true
+		default:
+			return false
+		}
+	}
+	last := name[len(name)-1]
+	return !segStart && last != '-' && last != '_'
+}
+
+// isIPCSysctl reports whether a dotted sysctl name is namespaced by IPC.
+func isIPCSysctl(name string) bool {
+	switch name {
+	case "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+		"kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.sem":
+		return true
+	}
+	return strings.HasPrefix(name, "fs.mqueue.")
+}
+
+func (v *validator) seLinux(field string, o *v1.SELinuxOptions) {
+	if o == nil || v.err != nil {
+		return
+	}
+	for _, s := range [...]string{o.User, o.Role, o.Type, o.Level} {
+		if why := badText(s, true); why != "" {
+			v.fail(field, why)
+		}
+	}
+}
+
+// resources refuses negative quantities, as the API server's ValidateResourceQuantityValue.
+func (v *validator) resources(field string, l v1.ResourceList) {
+	for name, q := range l {
+		if v.err == nil && q.Sign() < 0 {
+			v.fail(field+"["+strconv.Quote(string(name))+"]", q.String()+" must be greater than or equal to 0")
+		}
+	}
+}
+
+func (v *validator) container(c *v1.Container) {
+	if v.err != nil {
+		return
+	}
+	v.ctr = c
+	defer func() { v.ctr = nil }()
+	v.name("container name", c.Name)
+	v.text("image", c.Image)
+	v.list("command", c.Command, true)
+	v.list("args", c.Args, true)
+	v.path("workingDir", c.WorkingDir)
+	v.path("terminationMessagePath", c.TerminationMessagePath)
+	v.text("terminationMessagePolicy", string(c.TerminationMessagePolicy))
+	for i, e := range c.Env {
+		if v.err == nil && (badByte(e.Name, true) >= 0 || strings.IndexByte(e.Value, 0) >= 0) {
+			f := fmt.Sprintf("env[%d]", i)
+			if why := badText(e.Name, true); why != "" {
+				v.fail(f+".name", why)
+			} else {
+				v.fail(f+".value", nulText(e.Value))
+			}
+		}
+	}
+	for i, e := range c.EnvFrom {
+		if v.err == nil && badByte(e.Prefix, true) >= 0 {
+			v.fail(fmt.Sprintf("envFrom[%d].prefix", i), badText(e.Prefix, true))
+		}
+	}
+	for i, p := range c.Ports {
+		v.port(i, p)
+	}
+	privileged := c.SecurityContext != nil && c.SecurityContext.Privileged != nil && *c.SecurityContext.Privileged
+	for i, m := range c.VolumeMounts {
+		if v.err != nil {
+			return
+		}
+		if badByte(m.Name, true) >= 0 || badByte(m.MountPath, true) >= 0 || badByte(m.SubPath, true) >= 0 || badByte(m.SubPathExpr, true) >= 0 {
+			f := fmt.Sprintf("volumeMounts[%d]", i)
+			v.path(f+".name", m.Name)
+			v.path(f+".mountPath", m.MountPath)
+			v.path(f+".subPath", m.SubPath)
+			v.path(f+".subPathExpr", m.SubPathExpr)
+		}
+		if m.MountPropagation != nil && *m.MountPropagation == v1.MountPropagationBidirectional && !privileged {
+			v.fail(fmt.Sprintf("volumeMounts[%d].mountPropagation", i), "Bidirectional mount propagation is available only to privileged containers")
+		}
+	}
+	for i, d := range c.VolumeDevices {
+		if v.err == nil && (badByte(d.Name, true) >= 0 || badByte(d.DevicePath, true) >= 0) {
+			f := fmt.Sprintf("volumeDevices[%d]", i)
+			v.path(f+".name", d.Name)
+			v.path(f+".devicePath", d.DevicePath)
+		}
+	}
+	v.resources("resources.limits", c.Resources.Limits)
+	v.resources("resources.requests", c.Resources.Requests)
+	sc := c.SecurityContext
+	if sc == nil {
+		return
+	}
+	if caps := sc.Capabilities; caps != nil {
+		for i, s := range caps.Add {
+			if v.err == nil && badByte(string(s), true) >= 0 {
+				v.fail(fmt.Sprintf("securityContext.capabilities.add[%d]", i), badText(string(s), true))
+			}
+		}
+		for i, s := range caps.Drop {
+			if v.err == nil && badByte(string(s), true) >= 0 {
+				v.fail(fmt.Sprintf("securityContext.capabilities.drop[%d]", i), badText(string(s), true))
+			}
+		}
+	}
+	v.seLinux("securityContext.seLinuxOptions", sc.SELinuxOptions)
+	if sc.SeccompProfile != nil {
+		v.pathPtr("securityContext.seccompProfile.localhostProfile", sc.SeccompProfile.LocalhostProfile)
+	}
+	if sc.AppArmorProfile != nil {
+		v.pathPtr("securityContext.appArmorProfile.localhostProfile", sc.AppArmorProfile.LocalhostProfile)
+	}
+	v.id("securityContext.runAsUser", sc.RunAsUser)
+	v.id("securityContext.runAsGroup", sc.RunAsGroup)
+}
+
+// port checks a container port as the API server's validateContainerPorts does, with hostIP as
+// text: containerPort in 1..65535, hostPort in 0..65535 and, on the host network, equal to it.
+func (v *validator) port(i int, p v1.ContainerPort) {
+	if v.err != nil {
+		return
+	}
+	f := func(name string) string { return fmt.Sprintf("ports[%d].%s", i, name) }
+	switch {
+	case p.ContainerPort < 1 || p.ContainerPort > 65535:
+		v.fail(f("containerPort"), fmt.Sprintf("%d must be between 1 and 65535, inclusive", p.ContainerPort))
+	case p.HostPort < 0 || p.HostPort > 65535:
+		v.fail(f("hostPort"), fmt.Sprintf("%d must be between 0 and 65535, inclusive", p.HostPort))
+	case v.pod.Spec.HostNetwork && p.HostPort != 0 && p.HostPort != p.ContainerPort:
+		v.fail(f("hostPort"), fmt.Sprintf("%d must match containerPort %d when spec.hostNetwork is true", p.HostPort, p.ContainerPort))
+	default:
+		v.text(f("name"), p.Name)
+		v.path(f("hostIP"), p.HostIP)
+	}
+}
+
+// commandLine is a container's command and args after $(VAR) expansion.
+type commandLine struct {
+	command, args []string
+}
+
+// checkEnv checks the environment as it will reach the runtime: names and values come from
+// ConfigMaps, Secrets, env files and expansion too, so they are checked once built. Names are
+// strings in CRI; values are bytes, which may be any binary data but are cut at a NUL by execve.
+func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
+	for _, e := range envs {
+		if badByte(e.Name, true) < 0 && strings.IndexByte(e.Value, 0) < 0 {
+			continue
+		}
+		v := validator{pod: pod, ctr: container}
+		if why := badText(e.Name, true); why != "" {
+			v.fail("environment variable name "+strconv.Quote(e.Name), why)
+		} else {
+			v.fail("value of environment variable "+strconv.Quote(e.Name), nulText(e.Value))
+		}
+		return v.err
+	}
+	return nil
+}
+
+// nulText is why a value holding a NUL is refused.
+func nulText(s string) string {
+	return "must not contain a NUL byte (at byte " + strconv.Itoa(strings.IndexByte(s, 0)) + ")"
+}
+
+// checkCommandLine checks the expanded command and args.
+func checkCommandLine(pod *v1.Pod, container *v1.Container, cmd *commandLine) error {
+	v := validator{pod: pod, ctr: container}
+	v.list("command (expanded)", cmd.command, true)
+	v.list("args (expanded)", cmd.args, true)
+	return v.err
+}
+
+// checkContainerArgs checks what GenerateContainerConfig's caller passes beside the pod.
+func checkContainerArgs(req ContainerRequest) error {
+	v := validator{pod: req.Pod, ctr: req.Container}
+	if req.RestartCount < 0 || req.RestartCount > math.MaxUint32 {
+		v.fail("restart count", strconv.Itoa(req.RestartCount)+" must be between 0 and 4294967295")
+	}
+	v.text("image reference", req.ImageRef)
+	v.text("namespace target", req.NamespaceTarget)
+	return v.err
+}
