@@ -78,20 +78,20 @@ func noop() {}
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
 // expanded and checked before any host effect, and returned.
-func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool) (*RunContainerOptions, *deferredWrites, func(), *commandLine, error) {
+func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
-		return nil, nil, noop, nil, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
+		return nil, nil, noop, commandLine{}, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}
 	podDir, err := g.PodDir(pod)
 	if err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	if err := checkPathElement("container name", container.Name); err != nil {
-		return nil, nil, noop, nil, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+		return nil, nil, noop, commandLine{}, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
 	if err := ValidateContainer(pod, container); err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
 	opts := &RunContainerOptions{}
@@ -100,7 +100,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if g.opts.DeviceResources != nil {
 		dr, err := g.opts.DeviceResources.GetResources(ctx, pod, container)
 		if err != nil {
-			return nil, nil, noop, nil, err
+			return nil, nil, noop, commandLine{}, err
 		}
 		if dr != nil {
 			opts.Devices = append(opts.Devices, dr.Devices...)
@@ -113,7 +113,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 
 	hostname, domain, msgs, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
 	if err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	opts.Warnings = append(opts.Warnings, warnings(ReasonHostnameTruncated, container.Name, msgs)...)
 	// The hosts file keeps the short hostname whatever setHostnameAsFQDN says; only the kernel's
@@ -126,7 +126,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 
 	devices, msgs, err := blockdev.MakeBlockVolumes(container, volumes, g.blockdevs)
 	if err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	opts.Devices = append(opts.Devices, devices...)
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
@@ -137,19 +137,18 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
 	})
 	if err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	opts.Envs = append(opts.Envs, envs...)
 	opts.Warnings = append(opts.Warnings, envWarnings...)
 	if err := checkEnv(pod, container, opts.Envs); err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
-	var cmd *commandLine
+	var cmd commandLine
 	if withCommand {
-		cmd = &commandLine{}
 		cmd.command, cmd.args = ExpandContainerCommandAndArgs(container, opts.Envs)
-		if err := checkCommandLine(pod, container, cmd); err != nil {
-			return nil, nil, noop, nil, err
+		if err := checkCommandLine(pod, container, &cmd); err != nil {
+			return nil, nil, noop, commandLine{}, err
 		}
 	}
 
@@ -165,7 +164,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		},
 	})
 	if err != nil {
-		return nil, nil, noop, nil, err
+		return nil, nil, noop, commandLine{}, err
 	}
 	opts.Mounts = append(opts.Mounts, ms...)
 	opts.Warnings = append(opts.Warnings, warnings(ReasonSubPathCheckFailed, container.Name, msgs)...)

@@ -184,8 +184,14 @@ func (v *validator) podFields() {
 	v.path("spec.hostname", p.Spec.Hostname)
 	v.path("spec.subdomain", p.Spec.Subdomain)
 	for i, a := range p.Spec.HostAliases {
-		v.path(fmt.Sprintf("spec.hostAliases[%d].ip", i), a.IP)
-		v.list(fmt.Sprintf("spec.hostAliases[%d].hostnames", i), a.Hostnames, true)
+		if v.err == nil && badByte(a.IP, true) >= 0 {
+			v.fail(fmt.Sprintf("spec.hostAliases[%d].ip", i), badText(a.IP, true))
+		}
+		for j, h := range a.Hostnames {
+			if v.err == nil && badByte(h, true) >= 0 {
+				v.fail(fmt.Sprintf("spec.hostAliases[%d].hostnames[%d]", i, j), badText(h, true))
+			}
+		}
 	}
 	v.resources("spec.overhead", p.Spec.Overhead)
 	if r := p.Spec.Resources; r != nil {
@@ -214,8 +220,10 @@ func (v *validator) podFields() {
 	v.id("spec.securityContext.runAsUser", sc.RunAsUser)
 	v.id("spec.securityContext.runAsGroup", sc.RunAsGroup)
 	v.id("spec.securityContext.fsGroup", sc.FSGroup)
-	for i := range sc.SupplementalGroups {
-		v.id(fmt.Sprintf("spec.securityContext.supplementalGroups[%d]", i), &sc.SupplementalGroups[i])
+	for i, g := range sc.SupplementalGroups {
+		if g < 0 || g > math.MaxInt32 {
+			v.id(fmt.Sprintf("spec.securityContext.supplementalGroups[%d]", i), &g)
+		}
 	}
 	for i, s := range sc.Sysctls {
 		v.sysctl(i, s)
@@ -403,9 +411,10 @@ func (v *validator) port(i int, p v1.ContainerPort) {
 		v.fail(f("hostPort"), fmt.Sprintf("%d must be between 0 and 65535, inclusive", p.HostPort))
 	case v.pod.Spec.HostNetwork && p.HostPort != 0 && p.HostPort != p.ContainerPort:
 		v.fail(f("hostPort"), fmt.Sprintf("%d must match containerPort %d when spec.hostNetwork is true", p.HostPort, p.ContainerPort))
-	default:
-		v.text(f("name"), p.Name)
-		v.path(f("hostIP"), p.HostIP)
+	case badByte(p.Name, false) >= 0:
+		v.fail(f("name"), badText(p.Name, false))
+	case badByte(p.HostIP, true) >= 0:
+		v.fail(f("hostIP"), badText(p.HostIP, true))
 	}
 }
 

@@ -4,17 +4,28 @@ import (
 	"testing"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
-// BenchmarkValidateContainer is the node-side validation of the sample pod and its container: one
-// pass over each string, and no allocation when the spec is valid.
+// BenchmarkValidateContainer is the node-side validation of the benchmark pod's pod-level fields
+// and its main container: one pass over each string, and no allocation when the spec is valid.
 func BenchmarkValidateContainer(b *testing.B) {
-	pod := samplePod()
-	pod.Annotations = map[string]string{"kubernetes.io/config.source": "api", "note": "a longer annotation value, of the kind tools add"}
-	c := &pod.Spec.Containers[0]
+	pod := benchpod.Pod()
+	c := benchpod.Container(pod)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := configgen.ValidateContainer(pod, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidatePod is the node-side validation of the whole benchmark pod, every container.
+func BenchmarkValidatePod(b *testing.B) {
+	pod := benchpod.Pod()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := configgen.ValidatePod(pod); err != nil {
 			b.Fatal(err)
 		}
 	}
