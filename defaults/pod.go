@@ -33,7 +33,8 @@ func SetObjectDefaultsPod(pod *v1.Pod, opts ...Option) {
 // Jobs and CronJobs): every rule of SetObjectDefaultsPod except the Pod-only ones of
 // SetDefaults_Pod (requests from limits, enableServiceLinks, host-network ports, a negative grace
 // period, pod-level resources, httpGet protocols). A Pod made from a defaulted template still needs
-// SetObjectDefaultsPod, as a controller's Pod is defaulted again when it is created.
+// SetObjectDefaultsPod, as a controller's Pod is defaulted again when it is created; the result is
+// the same as SetObjectDefaultsPod on a Pod made from the template as written.
 func SetDefaultsPodTemplateSpec(template *v1.PodTemplateSpec) {
 	if template == nil {
 		return
