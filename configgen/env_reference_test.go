@@ -18,7 +18,7 @@ import (
 	"github.com/podconfig/podconfig/internal/expansion"
 )
 
-// referenceEnv is a plain, map-based reading of SPEC §3.2 and §3.5 for envFrom ConfigMaps, literal
+// referenceEnv is a plain, map-based reading of kubelet's makeEnvironmentVariables and getServiceEnvVarMap for envFrom ConfigMaps, literal
 // and configMapKeyRef env entries and service links, returning variables in the documented order.
 func referenceEnv(pod *v1.Pod, cms map[string]*v1.ConfigMap, svcs []*v1.Service) []configgen.EnvVar {
 	// Services: default/kubernetes first-wins, the pod's namespace last-wins by name.

@@ -28,7 +28,7 @@ import (
 
 const podUID = "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11"
 
-// samplePod is SPEC §10.5's sample: a Burstable container of 250m/1 CPU and 256Mi/512Mi.
+// samplePod is the sample for Linux resources: a Burstable container of 250m/1 CPU and 256Mi/512Mi.
 func samplePod() *v1.Pod {
 	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "web-7d9f8", Namespace: "shop", UID: podUID, Labels: map[string]string{"app": "web"}},
@@ -56,7 +56,7 @@ func samplePod() *v1.Pod {
 	}
 }
 
-// sampleNode is an offline node with SPEC §10.5's 32 GiB of memory.
+// sampleNode is an offline node with 32 GiB of memory.
 func sampleNode(t testing.TB) (*configgentest.Node, *configgen.Generator) {
 	t.Helper()
 	node := configgentest.NewNode()
@@ -124,7 +124,7 @@ func TestGenerateContainerConfig(t *testing.T) {
 		assert.NotNil(t, cfg.CDIDevices)
 		assert.Empty(t, cfg.CDIDevices)
 	})
-	t.Run("SPEC 10.5 sample resources on cgroup v2", func(t *testing.T) {
+	t.Run("sample Burstable resources on cgroup v2", func(t *testing.T) {
 		assert.Equal(t, &runtimeapi.LinuxContainerResources{
 			CpuPeriod: 100000, CpuQuota: 100000, CpuShares: 256, MemoryLimitInBytes: 536870912, OomScoreAdj: 993,
 			HugepageLimits: []*runtimeapi.HugepageLimit{{PageSize: "2MB"}, {PageSize: "1GB"}},
@@ -392,7 +392,7 @@ func (f imageUserFunc) ImageUser(ctx context.Context, image string) (*int64, str
 }
 
 // Kubelet only logs a container directory it cannot make; the container then has no
-// termination-message file (SPEC 3.1 step 8).
+// termination-message file (kubelet's GenerateRunContainerOptions only logs it).
 func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 	node := configgentest.NewNode()
 	node.Options.Files = hostfstest.Wrap(node.Files, hostfstest.Funcs{MkdirAll: func(fsys hostfstest.FS, path string, perm fs.FileMode) error {
@@ -416,7 +416,7 @@ func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 }
 
 // recursiveReadOnly: IfPossible follows what the runtime reports for the pod's handler
-// (SPEC 3.1 step 1, 4.3).
+// (kubelet's GenerateRunContainerOptions and resolveRecursiveReadOnly).
 func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 	handler := func(name string, rro bool) *runtimeapi.RuntimeHandler {
 		return &runtimeapi.RuntimeHandler{Name: name, Features: &runtimeapi.RuntimeHandlerFeatures{RecursiveReadOnlyMounts: rro}}

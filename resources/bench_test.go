@@ -2,7 +2,7 @@ package resources_test
 
 import "testing"
 
-// BenchmarkContainerResources renders the SPEC sample Burstable container on a cgroup v2 node
+// BenchmarkContainerResources renders the sample Burstable container on a cgroup v2 node
 // with kubelet's defaults and no pod-level resources.
 func BenchmarkContainerResources(b *testing.B) {
 	c := newCalc(b, nil)

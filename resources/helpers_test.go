@@ -40,7 +40,7 @@ func podOf(containers ...v1.Container) *v1.Pod {
 	return &v1.Pod{Spec: v1.PodSpec{Containers: containers}}
 }
 
-// samplePod is SPEC §10.5's pod: 250m/1 CPU, 256Mi/512Mi.
+// samplePod is the sample Burstable pod: 250m/1 CPU, 256Mi/512Mi.
 func samplePod() *v1.Pod {
 	return podOf(ctr("app", rl("cpu", "250m", "memory", "256Mi"), rl("cpu", "1", "memory", "512Mi")))
 }

@@ -78,7 +78,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// reference is a plain, line-by-line reading of kubelet's ParseEnv (SPEC §3.6) on whole strings,
+// reference is a plain, line-by-line reading of kubelet's ParseEnv on whole strings,
 // written independently of Parse, to compare it with on any input.
 func reference(content, path, key string) (string, error) {
 	sc := bufio.NewScanner(strings.NewReader(content))

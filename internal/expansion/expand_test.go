@@ -140,7 +140,7 @@ func TestExpandWithoutDollarDoesNotAllocate(t *testing.T) {
 	require.Zero(t, allocs)
 }
 
-// reference is a literal reading of SPEC §12.1, written independently of expand, rune by rune.
+// reference is a literal reading of kubelet's expansion rules, written independently of expand, rune by rune.
 func reference(in string, mapping func(string) string) string {
 	var out strings.Builder
 	for i := 0; i < len(in); {
