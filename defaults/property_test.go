@@ -65,7 +65,7 @@ func TestIdempotent(t *testing.T) {
 	fixOff.PodLevelResourcesFixDefaulting = false
 	allOn := FeatureGates{PodLevelResources: true, PodLevelResourcesFixDefaulting: true, H2CContainerProbe: true}
 	for _, opts := range [][]Option{nil, {ObjectDefaultsOnly()}, {WithFeatureGates(fixOff)}, {WithFeatureGates(allOn)}, {WithFeatureGates(FeatureGates{})}} {
-		for seed := int64(0); seed < 300; seed++ {
+		for seed := int64(0); seed < 80; seed++ {
 			once := randomPod(seed, false)
 			SetObjectDefaultsPod(once, opts...)
 			twice := once.DeepCopy()
@@ -79,7 +79,7 @@ func TestIdempotent(t *testing.T) {
 }
 
 func TestTemplateIdempotent(t *testing.T) {
-	for seed := int64(0); seed < 300; seed++ {
+	for seed := int64(0); seed < 150; seed++ {
 		pod := randomPod(seed, false)
 		once := &v1.PodTemplateSpec{ObjectMeta: pod.ObjectMeta, Spec: pod.Spec}
 		SetDefaultsPodTemplateSpec(once)
@@ -95,7 +95,7 @@ func TestTemplateIdempotent(t *testing.T) {
 // TestNeverOverwrites checks on random pods that every field set before defaulting has the same
 // value after it.
 func TestNeverOverwrites(t *testing.T) {
-	for seed := int64(0); seed < 500; seed++ {
+	for seed := int64(0); seed < 300; seed++ {
 		before := randomPod(seed, true)
 		after := before.DeepCopy()
 		SetObjectDefaultsPod(after)
