@@ -237,6 +237,22 @@ spec:
 		_, out, _ = cli(t, hostNet, "render", "--node-ip", "192.0.2.44", "--pod-ip", "192.0.2.99", "-")
 		assert.Equal(t, "192.0.2.99", env(t, decode(t, out), 0, 0, "POD_IP"), "an explicit pod IP is kept")
 	})
+	t.Run("without a Node in the input, --node-ip is status.hostIP of an assumed Node", func(t *testing.T) {
+		pod := strings.Replace(fullPod, "    env:\n", `    env:
+    - name: HOST_IP
+      valueFrom: {fieldRef: {apiVersion: v1, fieldPath: status.hostIP}}
+    - name: NODE_NAME
+      valueFrom: {fieldRef: {apiVersion: v1, fieldPath: spec.nodeName}}
+`, 1)
+		_, out, stderr := cli(t, pod, "render", "--node-ip", "192.0.2.8", "-")
+		require.NotEmpty(t, out, stderr)
+		assert.Equal(t, "192.0.2.8", env(t, decode(t, out), 0, 0, "HOST_IP"))
+		assert.Equal(t, "node", env(t, decode(t, out), 0, 0, "NODE_NAME"))
+		withNode := pod + "---\napiVersion: v1\nkind: Node\nmetadata: {name: w1}\nstatus: {addresses: [{type: InternalIP, address: 198.51.100.1}]}\n"
+		_, out, _ = cli(t, withNode, "render", "-")
+		assert.Equal(t, "198.51.100.1", env(t, decode(t, out), 0, 0, "HOST_IP"), "the input's Node wins")
+		assert.Equal(t, "w1", env(t, decode(t, out), 0, 0, "NODE_NAME"))
+	})
 	t.Run("--cluster-dns and --cluster-domain shape the sandbox's DNS", func(t *testing.T) {
 		_, out, _ := cli(t, fullPod, "render", "--cluster-dns", "10.0.0.53", "--cluster-domain", "corp.example", "-")
 		sb := string(decode(t, out).Pods[0].Sandbox)

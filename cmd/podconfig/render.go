@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
@@ -78,6 +79,9 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	}
 	out := &result{Warnings: bundle.Warnings}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
+	if bundle.Node == nil {
+		r.objects = append(r.objects, assumedNode(r.nodeIPs()))
+	}
 	found := cfg.container == ""
 	for i, p := range bundle.Pods {
 		pr, err := r.renderPod(i, p)
@@ -133,6 +137,23 @@ func objectsOf(b *manifest.Bundle) []interface{} {
 		objs = append(objs, b.Node)
 	}
 	return objs
+}
+
+// assumedNode is the Node served when the input has none: named as manifest binds pods ("node"),
+// with nodeIPs as its InternalIPs (status.hostIP), and the offline node's 16 GiB of memory (15 GiB
+// allocatable) and 4 CPUs (the limits resourceFieldRef reports for a container without one).
+func assumedNode(nodeIPs []net.IP) *v1.Node {
+	node := &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "node"},
+		Status: v1.NodeStatus{
+			Capacity:    v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("16Gi")},
+			Allocatable: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("15Gi")},
+		},
+	}
+	for _, ip := range nodeIPs {
+		node.Status.Addresses = append(node.Status.Addresses, v1.NodeAddress{Type: v1.NodeInternalIP, Address: ip.String()})
+	}
+	return node
 }
 
 // withNamespace puts an object with no namespace in "default", as kubectl apply does.
