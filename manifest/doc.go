@@ -39,6 +39,8 @@
 // package gives a Pod with none its render identity.
 //
 // Documents of other kinds (RBAC, ServiceAccount, PodDisruptionBudget, ...) are skipped with a
-// warning in Bundle.Warnings. Errors name the input and the document ("app.yaml: document 3
+// warning in Bundle.Warnings. Workloads in beta versions Kubernetes no longer serves
+// (extensions/v1beta1, apps/v1beta1, apps/v1beta2, batch/v1beta1, batch/v2alpha1) are read as the
+// current version, with a warning, ignoring the fields it dropped. Errors name the input and the document ("app.yaml: document 3
 // (Deployment web): ..."). An input larger than MaxInputSize is refused.
 package manifest

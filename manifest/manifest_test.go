@@ -187,8 +187,8 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata: {name: rb}
 ---
-apiVersion: extensions/v1beta1
-kind: Deployment
+apiVersion: policy/v1beta1
+kind: PodSecurityPolicy
 metadata: {name: old}
 ---
 apiVersion: v1
@@ -218,7 +218,7 @@ spec: `+container)
 	assert.Equal(t, []string{
 		"in.yaml: document 2 (ServiceAccount sa): skipped: kind ServiceAccount makes no pod and is not read",
 		"in.yaml: document 3 (RoleBinding rb): skipped: kind RoleBinding makes no pod and is not read",
-		`in.yaml: document 4 (Deployment old): skipped: apiVersion "extensions/v1beta1" of Deployment is not read (want "apps/v1")`,
+		"in.yaml: document 4 (PodSecurityPolicy old): skipped: kind PodSecurityPolicy makes no pod and is not read",
 	}, b.Warnings)
 	require.Len(t, b.Secrets, 1)
 	assert.Equal(t, map[string][]byte{"k": []byte("v")}, b.Secrets[0].Data, "stringData is folded into data")
@@ -275,6 +275,47 @@ func TestReadRefusesInputsOver64MiB(t *testing.T) {
 	exact := bytes.Repeat([]byte("#"), manifest.MaxInputSize)
 	_, err = manifest.Read(manifest.Options{}, manifest.Input{Reader: bytes.NewReader(exact)})
 	assert.NoError(t, err, "64 MiB exactly is accepted")
+}
+
+func TestReadRemovedVersions(t *testing.T) {
+	b := read(t, manifest.Options{}, `apiVersion: apps/v1beta1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  template:
+    spec: {terminationGracePeriodSeconds: 10, containers: [{name: nginx, image: nginx}]}
+---
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata: {name: d}
+spec:
+  rollbackTo: {revision: 1}
+  template:
+    metadata: {labels: {app: d}}
+    spec: `+container+`
+---
+apiVersion: batch/v1beta1
+kind: CronJob
+metadata: {name: c}
+spec:
+  schedule: "* * * * *"
+  jobTemplate: {spec: {template: {spec: `+container+`}}}
+---
+apiVersion: apps/v1beta1
+kind: Pod
+metadata: {name: p}
+spec: `+container)
+	var names []string
+	for _, p := range b.Pods {
+		names = append(names, p.Pod.Name)
+	}
+	assert.Equal(t, []string{"web-0", "d-855db66cfc-sntkz", "c-0-kztx9"}, names)
+	assert.Equal(t, []string{
+		`in.yaml: document 1 (StatefulSet web): apiVersion "apps/v1beta1" of StatefulSet is no longer served by Kubernetes; read as "apps/v1"`,
+		`in.yaml: document 2 (Deployment d): apiVersion "extensions/v1beta1" of Deployment is no longer served by Kubernetes; read as "apps/v1"`,
+		`in.yaml: document 3 (CronJob c): apiVersion "batch/v1beta1" of CronJob is no longer served by Kubernetes; read as "batch/v1"`,
+		`in.yaml: document 4 (Pod p): skipped: apiVersion "apps/v1beta1" of Pod is not read (want "v1")`,
+	}, b.Warnings)
 }
 
 func TestReadJSON(t *testing.T) {

@@ -100,6 +100,16 @@ var kinds = map[string]string{
 	"RenderContext": "",
 }
 
+// removedVersions are the beta versions of workload kinds that Kubernetes no longer serves but
+// that manifests in the wild still use; they are read as the current version, with a warning.
+var removedVersions = map[string]bool{
+	"Deployment extensions/v1beta1": true, "Deployment apps/v1beta1": true, "Deployment apps/v1beta2": true,
+	"DaemonSet extensions/v1beta1": true, "DaemonSet apps/v1beta2": true,
+	"ReplicaSet extensions/v1beta1": true, "ReplicaSet apps/v1beta2": true,
+	"StatefulSet apps/v1beta1": true, "StatefulSet apps/v1beta2": true,
+	"CronJob batch/v1beta1": true, "CronJob batch/v2alpha1": true,
+}
+
 func (r *reader) add(input string, n int, source string, h header, doc []byte) error {
 	want, known := kinds[h.Kind]
 	if !known {
@@ -111,11 +121,17 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		r.bundle.Warnings = append(r.bundle.Warnings, source+": skipped: kind "+h.Kind+" makes no pod and is not read")
 		return nil
 	}
-	if h.APIVersion != want {
-		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
-		return nil
-	}
 	strict := func(v interface{}) error { return yaml.UnmarshalStrict(doc, v) }
+	if h.APIVersion != want {
+		if !removedVersions[h.Kind+" "+h.APIVersion] {
+			r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
+			return nil
+		}
+		// The pod template of these removed versions is the same core/v1 PodTemplateSpec; their
+		// other fields that the current version dropped are ignored.
+		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: apiVersion %q of %s is no longer served by Kubernetes; read as %q", source, h.APIVersion, h.Kind, want))
+		strict = func(v interface{}) error { return yaml.Unmarshal(doc, v) }
+	}
 	switch h.Kind {
 	case "Pod":
 		return r.decodeWorkload(source, strict, &v1.Pod{})
