@@ -68,12 +68,17 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 	trailing := strings.HasSuffix(path, "/")
 	followLast := mode == follow || mode == openCreate || (mode == noFollow && trailing)
 	cur := m.rootLocked()
-	comps := splitPath(path)
+	// rest is what is left to resolve; components are cut from its front without splitting the
+	// whole path, and a symlink's body is put in front of it.
+	rest := path
 	links := 0
-	for len(comps) > 0 {
-		c := comps[0]
-		comps = comps[1:]
-		last := len(comps) == 0
+	for {
+		c, after := nextComponent(rest)
+		if c == "" {
+			break
+		}
+		rest = after
+		last := onlySlashes(rest)
 		var next *node
 		switch c {
 		case ".":
@@ -107,7 +112,11 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 				// A final link whose body ends in "/" must lead to a directory, as a path would.
 				trailing = true
 			}
-			comps = append(splitPath(next.target), comps...)
+			if last {
+				rest = next.target
+			} else {
+				rest = next.target + "/" + rest
+			}
 			continue
 		}
 		if last {
@@ -127,14 +136,24 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 	return walkResult{dir: cur, n: cur, trailing: trailing}, nil
 }
 
-// splitPath returns the non-empty elements of a slash-separated path, keeping "." and "..".
-func splitPath(p string) []string {
-	parts := strings.Split(p, "/")
-	out := parts[:0]
-	for _, s := range parts {
-		if s != "" {
-			out = append(out, s)
+// nextComponent returns the first non-empty element of the slash-separated path p ("" when there
+// is none) and what follows it.
+func nextComponent(p string) (elem, rest string) {
+	for len(p) > 0 && p[0] == '/' {
+		p = p[1:]
+	}
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
+}
+
+// onlySlashes reports whether p has no element left.
+func onlySlashes(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			return false
 		}
 	}
-	return out
+	return true
 }
