@@ -2,7 +2,6 @@ package configgen
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -64,7 +63,7 @@ func PodAnnotations(pod *v1.Pod) map[string]string {
 
 // ContainerAnnotations returns the annotations kubelet puts on a container
 // (kuberuntime's newContainerAnnotations). extra (device-plugin annotations) come first; kubelet's
-// own keys overwrite them. A lifecycle or port list that cannot be encoded is left out with a warning.
+// own keys overwrite them. A preStop handler that cannot be encoded is left out with a warning.
 func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []Warning) {
 	annotations := make(map[string]string, len(extra)+8)
 	for k, v := range extra {
@@ -90,12 +89,9 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 		}
 	}
 	if len(container.Ports) > 0 {
-		if b, err := json.Marshal(container.Ports); err != nil {
-			warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
-				Message: "unable to marshal container ports for container " + container.Name + ": " + err.Error()})
-		} else {
-			annotations[AnnotationContainerPorts] = string(b)
-		}
+		// json.Marshal of ports cannot fail; appendPortsJSON writes the same bytes.
+		var stack [256]byte
+		annotations[AnnotationContainerPorts] = string(appendPortsJSON(stack[:0], container.Ports))
 	}
 	return annotations, warnings
 }
@@ -104,20 +100,30 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 // (kubelet's container.HashContainer): FNV-32a over the debug dump of the JSON of the container's
 // name and image. Only those two fields count, so a change of resources keeps the hash.
 func HashContainer(container *v1.Container) uint64 {
-	// json.Marshal of a map[string]string cannot fail and sorts keys: {"image":…,"name":…}.
-	b, _ := json.Marshal(map[string]string{"name": container.Name, "image": container.Image})
-	// Kubelet hashes the spew rendering of the byte slice, "([]uint8)[123 34 …]"; writing that
-	// rendering directly gives the same bytes without the reflection.
-	h := fnv.New32a()
-	buf := make([]byte, 0, len("([]uint8)[]")+4*len(b))
-	buf = append(buf, "([]uint8)["...)
+	// Kubelet hashes the spew rendering, "([]uint8)[123 34 …]", of json.Marshal's
+	// {"image":…,"name":…} (a map's keys come sorted). Both renderings are written here directly,
+	// so the hash costs no reflection and no allocation for ordinary names.
+	var stack [160]byte
+	b := append(stack[:0], `{"image":`...)
+	b = appendJSONString(b, container.Image)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, container.Name)
+	b = append(b, '}')
+
+	const prime = 16777619
+	h := uint32(2166136261)
+	for _, c := range []byte("([]uint8)[") {
+		h = (h ^ uint32(c)) * prime
+	}
+	var digits [3]byte
 	for i, c := range b {
 		if i > 0 {
-			buf = append(buf, ' ')
+			h = (h ^ ' ') * prime
 		}
-		buf = strconv.AppendUint(buf, uint64(c), 10)
+		for _, d := range strconv.AppendUint(digits[:0], uint64(c), 10) {
+			h = (h ^ uint32(d)) * prime
+		}
 	}
-	buf = append(buf, ']')
-	_, _ = h.Write(buf)
-	return uint64(h.Sum32())
+	h = (h ^ ']') * prime
+	return uint64(h)
 }
