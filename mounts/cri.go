@@ -12,21 +12,24 @@ import (
 // ToCRIMounts converts mounts to CRI mounts in the same order (kubelet: the first half of
 // kuberuntime's makeMounts). SELinux relabelling is requested only when the host has SELinux
 // enabled (kubelet asks selinux.GetEnabled(); here it is an input).
+//
+// The messages share one allocation; the returned slice has room for one more mount (the
+// termination message's).
 func ToCRIMounts(ms []Mount, selinuxEnabled bool) []*runtimeapi.Mount {
-	out := make([]*runtimeapi.Mount, 0, len(ms)+1)
+	out := make([]*runtimeapi.Mount, len(ms), len(ms)+1)
+	cri := make([]runtimeapi.Mount, len(ms))
 	for i := range ms {
-		m := &ms[i]
-		out = append(out, &runtimeapi.Mount{
-			HostPath:          m.HostPath,
-			ContainerPath:     m.ContainerPath,
-			Readonly:          m.ReadOnly,
-			SelinuxRelabel:    m.SELinuxRelabel && selinuxEnabled,
-			Propagation:       m.Propagation,
-			RecursiveReadOnly: m.RecursiveReadOnly,
-			Image:             m.Image,
-			ImageSubPath:      m.ImageSubPath,
-			MountOptions:      m.BindMountOptions,
-		})
+		m, c := &ms[i], &cri[i]
+		c.HostPath = m.HostPath
+		c.ContainerPath = m.ContainerPath
+		c.Readonly = m.ReadOnly
+		c.SelinuxRelabel = m.SELinuxRelabel && selinuxEnabled
+		c.Propagation = m.Propagation
+		c.RecursiveReadOnly = m.RecursiveReadOnly
+		c.Image = m.Image
+		c.ImageSubPath = m.ImageSubPath
+		c.MountOptions = m.BindMountOptions
+		out[i] = c
 	}
 	return out
 }
@@ -68,7 +71,15 @@ func MakeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool) (*r
 	if rnd == nil {
 		rnd = rand.Uint32
 	}
-	file := filepath.Join(tm.PodContainerDir, fmt.Sprintf("%08x", rnd()))
+	// filepath.Join(dir, fmt.Sprintf("%08x", n)) without the formatting's allocations.
+	const hex = "0123456789abcdef"
+	var name [8]byte
+	n := rnd()
+	for i := len(name) - 1; i >= 0; i-- {
+		name[i] = hex[n&0xf]
+		n >>= 4
+	}
+	file := filepath.Clean(tm.PodContainerDir + "/" + string(name[:]))
 	if err := tm.Files.Create(file); err != nil {
 		return nil, []string{fmt.Sprintf("error on creating termination-log file %q: %v", file, err)}
 	}
