@@ -169,5 +169,5 @@ func clean(p string) string {
 }
 
 func within(p, base string) bool {
-	return p == base || base == "/" || strings.HasPrefix(p, base+"/")
+	return p == base || base == "/" || (len(p) > len(base) && p[len(base)] == '/' && strings.HasPrefix(p, base))
 }
