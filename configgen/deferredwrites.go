@@ -7,6 +7,8 @@ import "io/fs"
 // below writes through a small writer interface (hosts.FileWriter).
 type deferredWrites struct {
 	ops []deferredWrite
+	// buf holds the hosts file's write and chmod, so recording them allocates nothing more.
+	buf [2]deferredWrite
 }
 
 // deferredWrite is one recorded WriteFile (write is true) or Chmod.
@@ -18,11 +20,17 @@ type deferredWrite struct {
 }
 
 func (d *deferredWrites) WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if d.ops == nil {
+		d.ops = d.buf[:0]
+	}
 	d.ops = append(d.ops, deferredWrite{path: path, data: data, perm: perm, write: true})
 	return nil
 }
 
 func (d *deferredWrites) Chmod(path string, perm fs.FileMode) error {
+	if d.ops == nil {
+		d.ops = d.buf[:0]
+	}
 	d.ops = append(d.ops, deferredWrite{path: path, perm: perm})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -139,7 +140,12 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
-	opts.Envs = append(opts.Envs, envs...)
+	// Device-plugin variables come first when there are any; otherwise the slice is taken as is.
+	if len(opts.Envs) == 0 {
+		opts.Envs = envs
+	} else {
+		opts.Envs = append(opts.Envs, envs...)
+	}
 	opts.Warnings = append(opts.Warnings, envWarnings...)
 	if err := checkEnv(pod, container, opts.Envs); err != nil {
 		return nil, nil, noop, commandLine{}, err
@@ -166,25 +172,40 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
-	opts.Mounts = append(opts.Mounts, ms...)
+	if len(opts.Mounts) == 0 {
+		opts.Mounts = ms
+	} else {
+		opts.Mounts = append(opts.Mounts, ms...)
+	}
 	opts.Warnings = append(opts.Warnings, warnings(ReasonSubPathCheckFailed, container.Name, msgs)...)
 	return opts, hostsFile, undo, cmd, nil
 }
 
 // subPathEnv maps the environment for subPathExpr, later duplicates winning as in kubelet's
-// envVarsToMap. Only subPathExpr reads it, so containers without one skip building it.
+// envVarsToMap. Only subPathExpr reads it, so containers without one skip building it, and only
+// variables whose names occur in some subPathExpr are put in: a $(NAME) reference can only name
+// one of those, and the map stays small.
 func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
-	for _, vm := range container.VolumeMounts {
-		if vm.SubPathExpr == "" {
-			continue
+	var env map[string]string
+	for _, e := range envs {
+		for i := range container.VolumeMounts {
+			if expr := container.VolumeMounts[i].SubPathExpr; expr != "" && strings.Contains(expr, e.Name) {
+				if env == nil {
+					env = make(map[string]string)
+				}
+				env[e.Name] = e.Value
+				break
+			}
 		}
-		env := make(map[string]string, len(envs))
-		for _, e := range envs {
-			env[e.Name] = e.Value
-		}
-		return env
 	}
-	return nil
+	if env == nil {
+		for i := range container.VolumeMounts {
+			if container.VolumeMounts[i].SubPathExpr != "" {
+				return map[string]string{}
+			}
+		}
+	}
+	return env
 }
 
 // makePodContainerDir makes <podDir>/containers/<name> for the termination message. Kubelet only
