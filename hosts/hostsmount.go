@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -40,6 +39,10 @@ var (
 // EtcHostsPath returns the host path of a pod's managed hosts file, "<podDir>/etc-hosts" made
 // absolute and clean, as kubelet's getEtcHostsPath does on Linux.
 func EtcHostsPath(podDir string) string {
+	if strings.HasPrefix(podDir, "/") {
+		// Clean collapses the leading slashes "/" + podDir would double; one concatenation fewer.
+		return filepath.Clean(podDir + "/etc-hosts")
+	}
 	return filepath.Clean("/" + podDir + "/etc-hosts")
 }
 
@@ -93,7 +96,7 @@ type HostsFileOptions struct {
 // SELinuxRelabel: true}. PodDir must be absolute and free of "..". The content is built and validated before anything is written, so an
 // invalid pod leaves the host untouched.
 func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
-	if !filepath.IsAbs(opts.PodDir) || slices.Contains(strings.Split(opts.PodDir, "/"), "..") {
+	if !filepath.IsAbs(opts.PodDir) || hasDotDotElem(opts.PodDir) {
 		return "", &kindError{Kind: ErrInvalidPodDir, Msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
 	}
 	var content []byte
@@ -119,4 +122,20 @@ func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// hasDotDotElem reports whether the slash-separated path p has a ".." element.
+func hasDotDotElem(p string) bool {
+	for p != "" {
+		elem := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			elem, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
 }
