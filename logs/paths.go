@@ -26,21 +26,43 @@ var ErrInvalidName = errors.New("invalid name for a log path")
 // "<containerName>/<restartCount>.log", as kubelet's buildContainerLogsPath does; it is
 // ContainerConfig.LogPath.
 func BuildContainerLogsPath(containerName string, restartCount int) string {
-	return filepath.Join(containerName, strconv.Itoa(restartCount)+".log")
+	if containerName == "" {
+		return filepath.Join(containerName, strconv.Itoa(restartCount)+".log")
+	}
+	// filepath.Join of two non-empty elements, with one concatenation instead of two.
+	return filepath.Clean(containerName + "/" + strconv.Itoa(restartCount) + ".log")
 }
 
 // BuildPodLogsDirectory returns "<podLogsDir>/<namespace>_<name>_<uid>", as kubelet's
 // BuildPodLogsDirectory does; it is PodSandboxConfig.LogDirectory. The result is cleaned by
 // filepath.Join, so names are not checked here: see ValidateLogPathNames.
 func BuildPodLogsDirectory(podLogsDir, podNamespace, podName string, podUID types.UID) string {
-	return filepath.Join(podLogsDir, podNamespace+logPathDelimiter+podName+logPathDelimiter+string(podUID))
+	return buildLogsDirectory(podLogsDir, podNamespace, podName, podUID, "")
+}
+
+// buildLogsDirectory is filepath.Join(podLogsDir, "<namespace>_<name>_<uid>", containerName) built
+// with one concatenation: Join cleans the non-empty elements joined by "/", and the middle one is
+// never empty.
+func buildLogsDirectory(podLogsDir, podNamespace, podName string, podUID types.UID, containerName string) string {
+	var p string
+	switch {
+	case podLogsDir == "" && containerName == "":
+		p = podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID)
+	case podLogsDir == "":
+		p = podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID) + "/" + containerName
+	case containerName == "":
+		p = podLogsDir + "/" + podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID)
+	default:
+		p = podLogsDir + "/" + podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID) + "/" + containerName
+	}
+	return filepath.Clean(p)
 }
 
 // BuildContainerLogsDirectory returns "<podLogsDir>/<namespace>_<name>_<uid>/<containerName>", the
 // directory kubelet creates (mode 0755) before creating a container, as its
 // BuildContainerLogsDirectory does.
 func BuildContainerLogsDirectory(podLogsDir, podNamespace, podName string, podUID types.UID, containerName string) string {
-	return filepath.Join(BuildPodLogsDirectory(podLogsDir, podNamespace, podName, podUID), containerName)
+	return buildLogsDirectory(podLogsDir, podNamespace, podName, podUID, containerName)
 }
 
 // ParsePodUIDFromLogsDirectory returns the pod UID from a pod log directory name: whatever follows
@@ -54,6 +76,12 @@ func ParsePodUIDFromLogsDirectory(name string) types.UID {
 // stay one path element. Kubelet relies on API validation for this; podconfig's callers run it
 // before creating the directory. Errors match ErrInvalidName.
 func ValidateLogPathNames(podNamespace, podName string, podUID types.UID, containerName string) error {
+	// Joined by '_', the pod's parts can only fail to be one element by holding '/' or NUL; the
+	// name is built, for the message, only then.
+	if pathelem.Validate("", containerName) == "" && !strings.ContainsAny(podNamespace, "/\x00") &&
+		!strings.ContainsAny(podName, "/\x00") && !strings.ContainsAny(string(podUID), "/\x00") {
+		return nil
+	}
 	podDir := podNamespace + logPathDelimiter + podName + logPathDelimiter + string(podUID)
 	for _, f := range [...]struct{ kind, name string }{
 		{"pod log directory name", podDir},

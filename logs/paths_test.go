@@ -1,6 +1,7 @@
 package logs_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,5 +106,20 @@ func TestValidateLogPathNames(t *testing.T) {
 			require.EqualError(t, err, tt.wantErr)
 			require.ErrorIs(t, err, logs.ErrInvalidName)
 		})
+	}
+}
+
+// The paths are kubelet's filepath.Join of the same parts, whatever the parts hold.
+func TestLogPathsAreFilepathJoin(t *testing.T) {
+	parts := []string{"", ".", "..", "a", "a/..", "/", "/var/log/pods/", "x//y", "../../etc", "c_1"}
+	for _, dir := range parts {
+		for _, name := range parts {
+			for _, ctr := range parts {
+				pod := "ns_" + name + "_uid"
+				assert.Equal(t, filepath.Join(dir, pod), logs.BuildPodLogsDirectory(dir, "ns", name, "uid"))
+				assert.Equal(t, filepath.Join(dir, pod, ctr), logs.BuildContainerLogsDirectory(dir, "ns", name, "uid", ctr))
+			}
+		}
+		assert.Equal(t, filepath.Join(dir, "3.log"), logs.BuildContainerLogsPath(dir, 3))
 	}
 }
