@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -49,25 +50,58 @@ type NodeDNS struct {
 // appears (resolv.conf's options lines in order, then the pod's dnsConfig options), with the value
 // of its last occurrence.
 func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error) {
-	var warnings []Warning
-	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
-	cfg := &runtimeapi.DNSConfig{}
+	return parseNodeDNS(node).podDNS(pod)
+}
+
+// nodeDNSFacts is NodeDNS parsed: what every pod's DNS is built from. A Generator parses its
+// node's once; each pod then copies what it keeps, so two configs never share a slice.
+type nodeDNSFacts struct {
+	node NodeDNS
+	// resolvErr is the error parsing HostResolvConf gave; every pod reports it.
+	resolvErr error
+	// servers, searches and options are HostResolvConf's, nil without one.
+	servers, searches, options []string
+	// clusterDNS are the valid ClusterDNS IPs written as kubelet writes them; clusterDNSWarnings
+	// name the invalid ones.
+	clusterDNS         []string
+	clusterDNSWarnings []Warning
+}
+
+func parseNodeDNS(node NodeDNS) *nodeDNSFacts {
+	f := &nodeDNSFacts{node: node}
 	if node.HostResolvConf != nil {
 		servers, searches, options, err := parseResolvConf(node.HostResolvConf)
 		if err != nil {
 			//lint:ignore ST1005 kubelet's text, capital and all
-			return nil, nil, fmt.Errorf("Encountered error while parsing resolv conf file. Error: %w", err)
+			f.resolvErr = fmt.Errorf("Encountered error while parsing resolv conf file. Error: %w", err)
 		}
-		cfg.Servers, cfg.Searches, cfg.Options = servers, searches, options
+		f.servers, f.searches, f.options = servers, searches, options
 	}
-	clusterDNS := make([]string, 0, len(node.ClusterDNS))
+	f.clusterDNS = make([]string, 0, len(node.ClusterDNS))
 	for _, s := range node.ClusterDNS {
 		ip := netutils.ParseIPSloppy(s)
 		if ip == nil {
-			warn(ReasonInvalidClusterDNS, fmt.Sprintf("Invalid clusterDNS IP %q: left out", s))
+			f.clusterDNSWarnings = append(f.clusterDNSWarnings, Warning{Reason: ReasonInvalidClusterDNS, Message: fmt.Sprintf("Invalid clusterDNS IP %q: left out", s)})
 			continue
 		}
-		clusterDNS = append(clusterDNS, ip.String())
+		f.clusterDNS = append(f.clusterDNS, ip.String())
+	}
+	return f
+}
+
+// podDNS is PodDNS on parsed node facts.
+func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, error) {
+	if f.resolvErr != nil {
+		return nil, nil, f.resolvErr
+	}
+	warnings := append([]Warning(nil), f.clusterDNSWarnings...)
+	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
+	node := f.node
+	cfg := &runtimeapi.DNSConfig{}
+	if node.HostResolvConf != nil {
+		cfg.Servers = append([]string{}, f.servers...)
+		cfg.Searches = append([]string{}, f.searches...)
+		cfg.Options = append([]string{}, f.options...)
 	}
 
 	policy := pod.Spec.DNSPolicy
@@ -80,8 +114,8 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error)
 		if policy != v1.DNSClusterFirstWithHostNet && policy != v1.DNSClusterFirst {
 			warn(ReasonInvalidDNSPolicy, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
-		if len(clusterDNS) > 0 {
-			cfg.Servers = clusterDNS
+		if len(f.clusterDNS) > 0 {
+			cfg.Servers = append([]string(nil), f.clusterDNS...)
 			cfg.Searches = clusterSearches(pod.Namespace, node.ClusterDomain, cfg.Searches)
 			cfg.Options = []string{"ndots:5"}
 			break
@@ -136,13 +170,23 @@ func clusterSearches(namespace, domain string, host []string) []string {
 }
 
 // appendUnique appends extra to base, dropping every repeat (base included), keeping first places.
+// The result is a new slice.
 func appendUnique(base, extra []string) []string {
 	all := append(append([]string(nil), base...), extra...)
 	if len(all) == 0 {
 		return nil
 	}
-	seen := make(map[string]struct{}, len(all))
 	out := all[:0]
+	if len(all) <= 16 {
+		// A DNS line is short: a scan of what is kept costs less than a set.
+		for _, s := range all {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]struct{}, len(all))
 	for _, s := range all {
 		if _, ok := seen[s]; ok {
 			continue
@@ -196,15 +240,24 @@ func fitSearches(searches []string) ([]string, bool) {
 	if len(searches) > maxDNSSearchPaths {
 		searches, trimmed = searches[:maxDNSSearchPaths], true
 	}
-	kept := searches[:0:0]
-	for _, s := range searches {
-		if len(s) > maxDNSSearchPathChars {
-			trimmed = true
-			continue
+	kept := searches
+	if slices.ContainsFunc(searches, func(s string) bool { return len(s) > maxDNSSearchPathChars }) {
+		kept = searches[:0:0]
+		for _, s := range searches {
+			if len(s) > maxDNSSearchPathChars {
+				trimmed = true
+				continue
+			}
+			kept = append(kept, s)
 		}
-		kept = append(kept, s)
 	}
-	lineLen := len(strings.Join(kept, " "))
+	lineLen := 0
+	for i, s := range kept {
+		if i > 0 {
+			lineLen++
+		}
+		lineLen += len(s)
+	}
 	for lineLen > maxDNSSearchListChars && len(kept) > 0 {
 		lineLen -= len(kept[len(kept)-1]) + 1
 		kept = kept[:len(kept)-1]

@@ -45,6 +45,8 @@ type Generator struct {
 	blockdevs blockdev.SymlinkChecker
 	security  *security.Resolver
 	resources *resources.Calculator
+	// dns is the node's DNS setup parsed once; pods copy what they keep.
+	dns *nodeDNSFacts
 }
 
 // New returns a Generator for the node Options describes. It fails when a default that reads the
@@ -86,6 +88,14 @@ func New(opts Options) (*Generator, error) {
 		g.blockdevs = blockdev.OS{}
 	}
 	g.security = security.New(opts.Security)
+	nodeIPs := make([]string, len(opts.NodeIPs))
+	for i, ip := range opts.NodeIPs {
+		nodeIPs[i] = ip.String()
+	}
+	g.dns = parseNodeDNS(NodeDNS{
+		ClusterDNS: opts.ClusterDNS, ClusterDomain: opts.ClusterDomain,
+		HostResolvConf: opts.ResolvConf, NodeIPs: nodeIPs,
+	})
 
 	var rcfg resources.Config
 	if opts.Resources != nil {

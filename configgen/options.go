@@ -35,7 +35,8 @@ type Options struct {
 	ClusterDNS []string
 	// ResolvConf is the content of the file kubelet's --resolv-conf names, or nil when that flag
 	// is empty. Unlike kubelet, the Generator never reads it itself, so sandbox DNS is the same
-	// offline and on the node.
+	// offline and on the node. New parses it once, with ClusterDNS and NodeIPs; build a new
+	// Generator when the node's resolv.conf changes.
 	ResolvConf []byte
 	// RootDir is kubelet's --root-dir; empty means DefaultRootDir. Pod directories are
 	// <RootDir>/pods/<uid>.

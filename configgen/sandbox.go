@@ -39,14 +39,7 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 		Annotations: PodAnnotations(pod),
 	}
 
-	nodeIPs := make([]string, len(g.opts.NodeIPs))
-	for i, ip := range g.opts.NodeIPs {
-		nodeIPs[i] = ip.String()
-	}
-	dns, dnsWarnings, err := PodDNS(pod, NodeDNS{
-		ClusterDNS: g.opts.ClusterDNS, ClusterDomain: g.opts.ClusterDomain,
-		HostResolvConf: g.opts.ResolvConf, NodeIPs: nodeIPs,
-	})
+	dns, dnsWarnings, err := g.dns.podDNS(pod)
 	if err != nil {
 		return nil, err
 	}
