@@ -37,6 +37,16 @@ func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 	if node.NoCgroupsPerQOS {
 		return ""
 	}
+	if node.Driver != CgroupDriverSystemd && (node.Root == "" || node.Root == "/") && !strings.Contains(string(pod.UID), "/") {
+		// The usual layout: path.Join has nothing to clean, so one concatenation gives its result.
+		switch qos {
+		case v1.PodQOSBurstable:
+			return "/kubepods/burstable/pod" + string(pod.UID)
+		case v1.PodQOSBestEffort:
+			return "/kubepods/besteffort/pod" + string(pod.UID)
+		}
+		return "/kubepods/pod" + string(pod.UID)
+	}
 	var parts []string
 	for _, p := range strings.Split(node.Root, "/") {
 		if p != "" {

@@ -47,11 +47,15 @@ func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
 }
 
 func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
-	dirs, err := g.PodDataDirs(pod)
+	if pod == nil {
+		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	podDir, err := g.PodDir(pod)
 	if err != nil {
 		return err
 	}
-	for _, dir := range dirs {
+	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation.
+	for _, dir := range [...]string{podDir, podDir + "/volumes", podDir + "/plugins"} {
 		if err := g.files.MkdirAll(dir, podDataDirMode); err != nil {
 			return errkind.New(ErrHost, fmt.Sprintf("pod %q: error making pod data directories: %v", pod.Namespace+"/"+pod.Name, err), err)
 		}
