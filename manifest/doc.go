@@ -30,9 +30,9 @@
 // Every Pod carries its controller's ownerReference. Where a cluster chooses at random (the five
 // characters the API server appends to a generateName, object UIDs), Read chooses
 // deterministically from the namespace, owner and replica, so the same input renders the same
-// way every time. Hashes are computed as the controllers compute them, over the template as
-// written in the manifest; they equal a cluster's when the template is written as the API server
-// stores it (with its defaults).
+// way every time. Hashes are computed as the controllers compute them, over the pod template; with
+// Options.DefaultTemplates the template is first defaulted as the API server stores it, so they
+// are a cluster's (without it, they are those of the template as written).
 //
 // Pods are bound to the node: a Pod with no spec.nodeName gets Options.NodeName, else the Node
 // document's name, else "node". Namespaces and UIDs of Pods are left as written; the defaults
