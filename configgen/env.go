@@ -10,7 +10,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/podconfig/podconfig/internal/expansion"
 	"github.com/podconfig/podconfig/mounts"
 )
 
@@ -60,6 +59,8 @@ type EnvInput struct {
 	// The zero value is kubelet's behaviour; MakePodEnvironmentVariables takes it as
 	// UnknownIPsFail.
 	UnknownIPs UnknownIPPolicy
+	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
+	ExpansionLimits ExpansionLimits
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
@@ -108,6 +109,13 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 }
 
 func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
+	budget := in.ExpansionLimits.budget()
+	return makeEnvironmentVariablesWithin(ctx, in, &budget)
+}
+
+// makeEnvironmentVariablesWithin is makeEnvironmentVariables drawing expansions from budget, which
+// the caller goes on using for the container's command and args.
+func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget *expansionBudget) ([]EnvVar, []Warning, error) {
 	if in.Pod == nil || in.Container == nil {
 		return nil, nil, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
 	}
@@ -119,7 +127,7 @@ func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 			return nil, nil, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
 	}
-	b := &envBuilder{ctx: ctx, in: in}
+	b := &envBuilder{ctx: ctx, in: in, budget: budget}
 	if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, err
 	}
@@ -152,8 +160,9 @@ func isStaticPod(pod *v1.Pod) bool {
 // vars, in order of first definition, indexed by an open-addressing hash table so that neither
 // duplicates nor $(VAR) lookups need a Go map per call.
 type envBuilder struct {
-	ctx context.Context
-	in  EnvInput
+	ctx    context.Context
+	in     EnvInput
+	budget *expansionBudget
 
 	all   []EnvVar // the result: room for the defined variables, then the service variables
 	vars  []EnvVar // the defined variables, in order of first definition, within all
@@ -301,7 +310,11 @@ func (b *envBuilder) result() []EnvVar {
 func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 	value := ev.Value
 	if value != "" {
-		b.set(ev.Name, expansion.ExpandLookup(value, b.lookup))
+		expanded, err := b.budget.expand(value, b.lookup, "environment variable", ev.Name)
+		if err != nil {
+			return err
+		}
+		b.set(ev.Name, expanded)
 		return nil
 	}
 	from := ev.ValueFrom

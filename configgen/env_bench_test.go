@@ -94,6 +94,8 @@ func BenchmarkExpandContainerCommandAndArgs(b *testing.B) {
 	c := &v1.Container{Command: []string{"/server"}, Args: []string{"--listen=$(POD_IP):8080", "--name=$(POD_NAME)", "--verbose"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		configgen.ExpandContainerCommandAndArgs(c, envs)
+		if _, _, err := configgen.ExpandContainerCommandAndArgs(c, envs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

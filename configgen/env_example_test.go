@@ -87,10 +87,10 @@ func ExampleExpandContainerCommandAndArgs() {
 		Args:    []string{"--listen=$(POD_IP):$(PORT)", "$$(LITERAL)", "--undef=$(NOPE)"},
 	}
 	envs := []configgen.EnvVar{{Name: "POD_IP", Value: "10.244.1.17"}, {Name: "PORT", Value: "8080"}}
-	command, args := configgen.ExpandContainerCommandAndArgs(container, envs)
-	fmt.Printf("%q %q\n", command, args)
+	command, args, err := configgen.ExpandContainerCommandAndArgs(container, envs)
+	fmt.Printf("%q %q %v\n", command, args, err)
 	// Output:
-	// ["/server"] ["--listen=10.244.1.17:8080" "$(LITERAL)" "--undef=$(NOPE)"]
+	// ["/server"] ["--listen=10.244.1.17:8080" "$(LITERAL)" "--undef=$(NOPE)"] <nil>
 }
 
 // A subPathExpr naming an undefined variable fails with kubelet's error.

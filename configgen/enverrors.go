@@ -34,6 +34,8 @@ var (
 	// pod has no IP, or the node no address (see UnknownIPPolicy). It is also the cause of
 	// kubelet's "host IP unknown" error.
 	ErrIPNotKnown = errors.New("IP not known yet")
+	// ErrExpansionLimit: a $(VAR) expansion would exceed ExpansionLimits (category ErrInvalidPod).
+	ErrExpansionLimit = errors.New("expansion limit exceeded")
 	// ErrInvalidInput: a required input (pod, container) is missing.
 	ErrInvalidInput = errors.New("invalid input")
 )

@@ -131,7 +131,7 @@ func asError(err error, reason string, pod *v1.Pod, container *v1.Container) err
 
 // invalidPodKinds are the categories, ours and the lower packages', of a spec that cannot run.
 var invalidPodKinds = []error{
-	ErrInvalidPod, ErrInvalidInput, ErrServiceLinksUnset, ErrFieldRef, ErrMissingValue,
+	ErrInvalidPod, ErrInvalidInput, ErrServiceLinksUnset, ErrFieldRef, ErrMissingValue, ErrExpansionLimit,
 	mounts.ErrInvalidSubPath, mounts.ErrSubPathExpansion, mounts.ErrInvalidName, mounts.ErrInvalidPropagation,
 	mounts.ErrRecursiveReadOnly, mounts.ErrInvalidInput,
 	subpath.ErrInvalidName, subpath.ErrOutsideBase, subpath.ErrUnexpectedFile,

@@ -50,19 +50,22 @@ func TestExpandContainerCommandAndArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			command, args := configgen.ExpandContainerCommandAndArgs(&v1.Container{Command: tc.command, Args: tc.args}, envs)
+			command, args, err := configgen.ExpandContainerCommandAndArgs(&v1.Container{Command: tc.command, Args: tc.args}, envs)
+			require.NoError(t, err)
 			assert.Equal(t, tc.wantCommand, command)
 			assert.Equal(t, tc.wantArg, args)
 		})
 	}
 	t.Run("a nil container gives nil command and args instead of a panic", func(t *testing.T) {
-		command, args := configgen.ExpandContainerCommandAndArgs(nil, envs)
+		command, args, err := configgen.ExpandContainerCommandAndArgs(nil, envs)
+		require.NoError(t, err)
 		assert.Nil(t, command)
 		assert.Nil(t, args)
 	})
 	t.Run("the container is not modified", func(t *testing.T) {
 		c := &v1.Container{Args: []string{"$(PORT)"}}
-		_, args := configgen.ExpandContainerCommandAndArgs(c, envs)
+		_, args, err := configgen.ExpandContainerCommandAndArgs(c, envs)
+		require.NoError(t, err)
 		assert.Equal(t, []string{"8080"}, args)
 		assert.Equal(t, []string{"$(PORT)"}, c.Args)
 	})

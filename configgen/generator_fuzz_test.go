@@ -2,6 +2,9 @@ package configgen_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -112,4 +115,62 @@ func ptrString(s string) string {
 		}
 	}
 	return string(out)
+}
+
+// FuzzGeneratorExpansion builds chains of variables from a template in which "@" stands for the
+// previous variable, and args from another: whatever the fuzzer writes, a Generator with small
+// bounds either fails with ErrInvalidPod or returns a config whose expanded values and args keep
+// within them.
+func FuzzGeneratorExpansion(f *testing.F) {
+	f.Add("@@", "$(V9)$(V9)$(V9)", uint8(12))
+	f.Add("x$(@)$(@)y", "$(V3)", uint8(30))
+	f.Add("$$(@)$(", "$(V1)$(V1)$(V1)$(V1)$(V1)", uint8(5))
+	f.Add("$(@)$(@)$(@)$(@)", "a$(V2)b", uint8(255))
+	const perValue, perContainer = 256, 1024
+	f.Fuzz(func(t *testing.T, tmpl, args string, lines uint8) {
+		node := configgentest.NewNode()
+		node.Options.ExpansionLimits = configgen.ExpansionLimits{MaxValueBytes: perValue, MaxContainerBytes: perContainer}
+		gen, err := node.Generator()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := samplePod()
+		c := &pod.Spec.Containers[0]
+		c.Env = []v1.EnvVar{{Name: "V0", Value: "ab"}}
+		for i := 1; i <= int(lines); i++ {
+			c.Env = append(c.Env, v1.EnvVar{Name: fmt.Sprintf("V%d", i), Value: strings.ReplaceAll(tmpl, "@", fmt.Sprintf("V%d", i-1))})
+		}
+		c.Args = []string{args, args}
+		cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+			Pod: pod, Container: c, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+		if err != nil {
+			if !errors.Is(err, configgen.ErrInvalidPod) {
+				t.Fatalf("error outside ErrInvalidPod: %v", err)
+			}
+			return
+		}
+		total := 0
+		for _, e := range cfg.Envs {
+			if strings.HasPrefix(e.Key, "V") && e.Key != "V0" && strings.Contains(tmpl, "$") {
+				if len(e.Value) > perValue {
+					t.Fatalf("%s is %d bytes, over %d", e.Key, len(e.Value), perValue)
+				}
+				total += len(e.Value)
+			}
+		}
+		for _, a := range cfg.Args {
+			if strings.Contains(args, "$") {
+				if len(a) > perValue {
+					t.Fatalf("an arg is %d bytes, over %d", len(a), perValue)
+				}
+				total += len(a)
+			}
+		}
+		if total > perContainer {
+			t.Fatalf("the container expanded %d bytes, over %d", total, perContainer)
+		}
+		if _, err := proto.Marshal(cfg); err != nil {
+			t.Fatalf("config does not marshal: %v", err)
+		}
+	})
 }

@@ -92,6 +92,10 @@ type Options struct {
 	// GenerateRunContainerOptions returns them in RunContainerOptions instead. A provider
 	// records them as events: recorder.Event(pod, "Warning", w.Reason, w.Message).
 	OnWarning func(pod *v1.Pod, container *v1.Container, w Warning)
+	// ExpansionLimits bounds the $(VAR) expansion of each container's env values, command and
+	// args; the zero value is DefaultMaxExpandedValueBytes per value and
+	// DefaultMaxExpandedContainerBytes per container. Kubelet has no bound.
+	ExpansionLimits ExpansionLimits
 	// TerminationMessageRand names termination-message files; nil means random. A fixed source
 	// makes offline output deterministic.
 	TerminationMessageRand func() uint32

@@ -132,13 +132,15 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	opts.Devices = append(opts.Devices, devices...)
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
-	envs, envWarnings, err := MakeEnvironmentVariables(ctx, EnvInput{
+	// One expansion budget covers the container's env values, then its command and args.
+	budget := g.opts.ExpansionLimits.budget()
+	envs, envWarnings, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
 		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
-	})
+	}, &budget)
 	if err != nil {
-		return nil, nil, noop, commandLine{}, err
+		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)
 	}
 	// Device-plugin variables come first when there are any; otherwise the slice is taken as is.
 	if len(opts.Envs) == 0 {
@@ -152,7 +154,9 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	}
 	var cmd commandLine
 	if withCommand {
-		cmd.command, cmd.args = ExpandContainerCommandAndArgs(container, opts.Envs)
+		if cmd.command, cmd.args, err = expandContainerCommandAndArgs(container, opts.Envs, &budget); err != nil {
+			return nil, nil, noop, commandLine{}, err
+		}
 		if err := checkCommandLine(pod, container, &cmd); err != nil {
 			return nil, nil, noop, commandLine{}, err
 		}

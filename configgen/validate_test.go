@@ -33,11 +33,20 @@ func (h hostEffects) count() int {
 // values are hostile.
 func validationNode(t *testing.T) (*configgen.Generator, hostEffects, *configgentest.Node) {
 	t.Helper()
+	return validationNodeWith(t, nil)
+}
+
+// validationNodeWith is validationNode with Options changed by edit.
+func validationNodeWith(t *testing.T, edit func(*configgen.Options)) (*configgen.Generator, hostEffects, *configgentest.Node) {
+	t.Helper()
 	node := configgentest.NewNode(cm("shop", "hostile", map[string]string{
 		"GOOD": "ok", "BADVAL": "x" + bad, "NULVAL": "a\x00b",
 	}), cm("shop", "badkeys", map[string]string{"K" + bad: "v"}))
 	files := hostfstest.Wrap(node.Files, hostfstest.Funcs{})
 	node.Options.Files = files
+	if edit != nil {
+		edit(&node.Options)
+	}
 	gen, err := node.Generator()
 	require.NoError(t, err)
 	return gen, hostEffects{files: files, node: node}, node

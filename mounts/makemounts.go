@@ -167,7 +167,7 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 	subPath := vm.SubPath
 	if vm.SubPathExpr != "" {
 		var err error
-		if subPath, err = expandSubPathExpr(vm.SubPathExpr, in.Env); err != nil {
+		if subPath, err = expandSubPathExpr(vm.Name, vm.SubPathExpr, in.Env); err != nil {
 			return subPathPlan{}, err
 		}
 	}

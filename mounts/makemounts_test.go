@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -426,6 +427,14 @@ func TestMakeMountsSubPathExpr(t *testing.T) {
 			mounts:  []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPathExpr: "x/$(UP)/etc"}},
 			wantErr: "unable to provision SubPath `x/../../etc`: must not contain '..'",
 			wantIs:  []error{mounts.ErrInvalidSubPath},
+		},
+		{
+			name:    "subPathExpr that expands beyond PATH_MAX is rejected before it is built",
+			volumes: disk,
+			env:     map[string]string{"BIG": strings.Repeat("d", 1<<20)},
+			mounts:  []v1.VolumeMount{{MountPath: "/m", Name: "disk", SubPathExpr: strings.Repeat("$(BIG)", 1000)}},
+			wantErr: `subPathExpr of volumeMount "disk" expands beyond 4096 bytes (PATH_MAX)`,
+			wantIs:  []error{mounts.ErrSubPathExpansion},
 		},
 		{
 			name:    "subPathExpr that expands to an absolute path is rejected",

@@ -65,7 +65,7 @@ func ContainerVolumeMounts(in VolumeMountsInput) ([]VolumeMount, error) {
 		subPath := vm.SubPath
 		if vm.SubPathExpr != "" {
 			var err error
-			if subPath, err = expandSubPathExpr(vm.SubPathExpr, in.Env); err != nil {
+			if subPath, err = expandSubPathExpr(vm.Name, vm.SubPathExpr, in.Env); err != nil {
 				return nil, err
 			}
 		}
