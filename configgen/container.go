@@ -94,24 +94,32 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	opts.Warnings = append(opts.Warnings, warnings(ReasonTerminationLogPermissions, container.Name, msgs)...)
 	security.ApplyUserNamespaceToMounts(criMounts, linux.GetSecurityContext().GetNamespaceOptions())
 
-	cfg := &runtimeapi.ContainerConfig{
-		Metadata:    &runtimeapi.ContainerMetadata{Name: container.Name, Attempt: uint32(restartCount)},
-		Image:       &runtimeapi.ImageSpec{Image: req.ImageRef, UserSpecifiedImage: container.Image},
-		Command:     cmd.command,
-		Args:        cmd.args,
-		WorkingDir:  container.WorkingDir,
-		Labels:      ContainerLabels(pod, container),
-		Annotations: annotations,
-		Devices:     blockdev.ToCRIDevices(opts.Devices),
-		CDIDevices:  cdiDevices(opts.CDIDevices),
-		Mounts:      criMounts,
-		LogPath:     logs.BuildContainerLogsPath(container.Name, restartCount),
-		Stdin:       container.Stdin,
-		StdinOnce:   container.StdinOnce,
-		Tty:         container.TTY,
-		Linux:       linux,
-		Envs:        make([]*runtimeapi.KeyValue, len(opts.Envs)),
-	}
+	// The config, its metadata and its image live in one allocation; each is still a message of
+	// its own.
+	block := new(struct {
+		cfg      runtimeapi.ContainerConfig
+		metadata runtimeapi.ContainerMetadata
+		image    runtimeapi.ImageSpec
+	})
+	block.metadata.Name, block.metadata.Attempt = container.Name, uint32(restartCount)
+	block.image.Image, block.image.UserSpecifiedImage = req.ImageRef, container.Image
+	cfg := &block.cfg
+	cfg.Metadata = &block.metadata
+	cfg.Image = &block.image
+	cfg.Command = cmd.command
+	cfg.Args = cmd.args
+	cfg.WorkingDir = container.WorkingDir
+	cfg.Labels = ContainerLabels(pod, container)
+	cfg.Annotations = annotations
+	cfg.Devices = blockdev.ToCRIDevices(opts.Devices)
+	cfg.CDIDevices = cdiDevices(opts.CDIDevices)
+	cfg.Mounts = criMounts
+	cfg.LogPath = logs.BuildContainerLogsPath(container.Name, restartCount)
+	cfg.Stdin = container.Stdin
+	cfg.StdinOnce = container.StdinOnce
+	cfg.Tty = container.TTY
+	cfg.Linux = linux
+	cfg.Envs = make([]*runtimeapi.KeyValue, len(opts.Envs))
 	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
 		cfg.StopSignal = stopSignal(*container.Lifecycle.StopSignal)
 	}
