@@ -3,6 +3,8 @@ package configgen
 import (
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strings"
 
 	securejoin "github.com/cyphar/filepath-securejoin"
 	v1 "k8s.io/api/core/v1"
@@ -25,7 +27,7 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if fsys == nil {
 		fsys = hostfs.OS{}
 	}
-	path, err := securejoin.SecureJoinVFS(vol.HostPath, ref.Path, fsys)
+	path, err := secureJoin(vol.HostPath, ref.Path, fsys)
 	if err != nil {
 		return "", false, newEnvError(ErrEnvFile, err.Error(), err)
 	}
@@ -63,3 +65,53 @@ var (
 	_ EnvFileFS = hostfs.OS{}
 	_ EnvFileFS = (*hostfs.Memory)(nil)
 )
+
+// secureJoin is securejoin.SecureJoinVFS, which kubelet uses for an env file's path, with a
+// shortcut for the usual case: when neither path has a ".." element and no component below root
+// is a symlink, the result is filepath.Join(root, unsafePath), found with the same Lstat of each
+// component and one allocation. A symlink, an error other than not-existing, or a ".." sends the
+// whole join to SecureJoinVFS, so results and errors are always its own.
+func secureJoin(root, unsafePath string, fsys EnvFileFS) (string, error) {
+	if filepath.Separator != '/' || hasDotDotElem(root) || hasDotDotElem(unsafePath) {
+		return securejoin.SecureJoinVFS(root, unsafePath, fsys)
+	}
+	base := filepath.Clean(root)
+	full := filepath.Clean(root + "/" + unsafePath)
+	i := len(base)
+	switch {
+	case base == "/":
+		i = 0
+	case root == "" || base == "." || !strings.HasPrefix(full, base) || len(full) > i && full[i] != '/':
+		return securejoin.SecureJoinVFS(root, unsafePath, fsys)
+	}
+	for i < len(full) {
+		end := strings.IndexByte(full[i+1:], '/')
+		if end < 0 {
+			end = len(full)
+		} else {
+			end += i + 1
+		}
+		fi, err := fsys.Lstat(full[:end])
+		if err != nil && !securejoin.IsNotExist(err) || err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return securejoin.SecureJoinVFS(root, unsafePath, fsys)
+		}
+		i = end
+	}
+	return full, nil
+}
+
+// hasDotDotElem reports whether the slash-separated path p has a ".." element.
+func hasDotDotElem(p string) bool {
+	for p != "" {
+		elem := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			elem, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
+}
