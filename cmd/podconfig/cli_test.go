@@ -243,6 +243,14 @@ spec:
 		_, out, _ := cli(t, fullPod, "render", "--pod-ip", "10.9.8.7,fd00::7", "-")
 		assert.Equal(t, "10.9.8.7", env(t, decode(t, out), 0, 0, "POD_IP"))
 	})
+	t.Run("a pod saved with its status keeps its status.podIPs", func(t *testing.T) {
+		saved := fullPod + "status:\n  podIP: 10.1.1.1\n  podIPs: [{ip: 10.1.1.1}, {ip: 'fd00::1'}]\n"
+		_, out, stderr := cli(t, saved, "render", "-")
+		require.NotEmpty(t, out, stderr)
+		assert.Equal(t, "10.1.1.1", env(t, decode(t, out), 0, 0, "POD_IP"))
+		_, out, _ = cli(t, saved, "render", "--pod-ip", "10.2.2.2", "-")
+		assert.Equal(t, "10.2.2.2", env(t, decode(t, out), 0, 0, "POD_IP"), "--pod-ip wins")
+	})
 	t.Run("pods get 10.244.0.10 and up without --pod-ip", func(t *testing.T) {
 		_, out, _ := cli(t, fullPod, "render", "-")
 		assert.Equal(t, "10.244.0.10", env(t, decode(t, out), 0, 0, "POD_IP"))

@@ -40,7 +40,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, with a warning, instead of failing")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
-	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
+	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else the pod's status.podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
 	fs.Var(&cfg.clusterDNS, "cluster-dns", "kubelet's --cluster-dns, comma-separated or repeated (default 10.96.0.10)")
 	fs.StringVar(&cfg.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")

@@ -219,15 +219,21 @@ func (r *renderer) nodeIPs() []net.IP {
 	return ips
 }
 
-// podIPs are --pod-ip, else the RenderContext's, else 10.244.0.<10+i> for the i-th pod, except
-// that a host-network pod gets none by default: its sandbox reports none, and the Generator gives
-// it the node's IPs.
+// podIPs are --pod-ip, else the RenderContext's, else the pod's status.podIPs (a pod saved with
+// kubectl get -o yaml), else 10.244.0.<10+i> for the i-th pod, except that a host-network pod gets
+// none by default: its sandbox reports none, and the Generator gives it the node's IPs.
 func (r *renderer) podIPs(i int, pod *v1.Pod) []string {
 	switch {
 	case len(r.cfg.podIPs) > 0:
 		return r.cfg.podIPs
 	case len(r.bundle.Context.PodIPs) > 0:
 		return r.bundle.Context.PodIPs
+	case len(pod.Status.PodIPs) > 0:
+		ips := make([]string, len(pod.Status.PodIPs))
+		for i, ip := range pod.Status.PodIPs {
+			ips[i] = ip.IP
+		}
+		return ips
 	case pod.Spec.HostNetwork:
 		return nil
 	default:
