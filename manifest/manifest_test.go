@@ -323,3 +323,23 @@ func TestReadJSON(t *testing.T) {
 	require.Len(t, b.Pods, 1)
 	assert.Equal(t, "j", b.Pods[0].Pod.Name)
 }
+
+// kubectl reads a file of JSON objects one after another, with no "---" between them, as a
+// stream of documents (kubernetes' own hack/testdata has such files).
+func TestReadConcatenatedJSONObjects(t *testing.T) {
+	b := read(t, manifest.Options{}, `{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": [{"port": 99}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "k"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}`)
+	require.Len(t, b.Services, 1)
+	require.Len(t, b.Pods, 2)
+	assert.Equal(t, "j", b.Pods[0].Pod.Name)
+	assert.Equal(t, "k", b.Pods[1].Pod.Name)
+	assert.Contains(t, b.Pods[1].Source, "in.yaml: document 3 (Pod k)")
+}
+
+// A YAML flow mapping starts with "{" too, and is not JSON.
+func TestReadYAMLFlowMappingDocument(t *testing.T) {
+	b := read(t, manifest.Options{}, `{apiVersion: v1, kind: Pod, metadata: {name: f}, spec: {containers: [{name: a, image: b}]}}`)
+	require.Len(t, b.Pods, 1)
+	assert.Equal(t, "f", b.Pods[0].Pod.Name)
+}

@@ -53,17 +53,44 @@ func (r *reader) readInput(in Input) error {
 		return fmt.Errorf("%s: %w: split it into smaller files", name, ErrTooLarge)
 	}
 	docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for n := 1; ; n++ {
+	n := 0
+	for {
 		doc, err := docs.Read()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return &DocumentError{Document: docName(name, n, 0, "", ""), Err: err}
+			return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: err}
 		}
-		if err := r.readDocument(name, n, 0, doc); err != nil {
-			return err
+		for _, obj := range jsonObjects(doc) {
+			n++
+			if err := r.readDocument(name, n, 0, obj); err != nil {
+				return err
+			}
 		}
+	}
+}
+
+// jsonObjects splits a document that is a stream of JSON objects with nothing between them, as
+// kubectl reads a file of them, into one document per object. Any other document, a YAML flow
+// mapping such as "{kind: Pod}" included, is returned whole.
+func jsonObjects(doc []byte) [][]byte {
+	trimmed := bytes.TrimSpace(doc)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return [][]byte{doc}
+	}
+	var objs [][]byte
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return objs
+		}
+		if err != nil || len(raw) == 0 || raw[0] != '{' {
+			return [][]byte{doc}
+		}
+		objs = append(objs, raw)
 	}
 }
 
