@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/resources"
+	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/security/securitytest"
 )
 
@@ -277,6 +279,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
 		})
 		if err != nil {
+			if _, known := r.bundle.Context.ImageUsers[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
+				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it in a RenderContext document (imageUsers)", podName, c.Name, err, c.Image)
+			}
 			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
 		}
 		cleanup()
