@@ -22,6 +22,8 @@ type Diff struct {
 	Path      string
 	Kubelet   string
 	Podconfig string
+	// KubeletErr and PodconfigErr are the errors of an error difference.
+	KubeletErr, PodconfigErr error
 }
 
 func (d Diff) String() string {
@@ -59,7 +61,7 @@ func Compare(k, p *result.Result) []Diff {
 		diffs = append(diffs, compareProto("sandbox", k.Sandbox, p.Sandbox)...)
 	}
 	if len(k.Containers) != len(p.Containers) {
-		return append(diffs, Diff{"containers", fmt.Sprint(len(k.Containers)), fmt.Sprint(len(p.Containers))})
+		return append(diffs, Diff{Path: "containers", Kubelet: fmt.Sprint(len(k.Containers)), Podconfig: fmt.Sprint(len(p.Containers))})
 	}
 	for i := range k.Containers {
 		kc, pc := k.Containers[i], p.Containers[i]
@@ -69,7 +71,7 @@ func Compare(k, p *result.Result) []Diff {
 			diffs = append(diffs, compareProto(prefix, kc.Config, pc.Config)...)
 		}
 		if !bytes.Equal(kc.HostsFile, pc.HostsFile) {
-			diffs = append(diffs, Diff{prefix + ".etcHosts", fmt.Sprintf("%q", kc.HostsFile), fmt.Sprintf("%q", pc.HostsFile)})
+			diffs = append(diffs, Diff{Path: prefix + ".etcHosts", Kubelet: fmt.Sprintf("%q", kc.HostsFile), Podconfig: fmt.Sprintf("%q", pc.HostsFile)})
 		}
 	}
 	return diffs
@@ -80,11 +82,11 @@ func compareErr(path string, k, p error) []Diff {
 	case k == nil && p == nil:
 		return nil
 	case k == nil:
-		return []Diff{{path, "no error", fmt.Sprintf("%q", p.Error())}}
+		return []Diff{{Path: path, Kubelet: "no error", Podconfig: fmt.Sprintf("%q", p.Error()), PodconfigErr: p}}
 	case p == nil:
-		return []Diff{{path, fmt.Sprintf("%q", k.Error()), "no error"}}
+		return []Diff{{Path: path, Kubelet: fmt.Sprintf("%q", k.Error()), Podconfig: "no error", KubeletErr: k}}
 	case !strings.Contains(p.Error(), k.Error()):
-		return []Diff{{path, fmt.Sprintf("%q", k.Error()), fmt.Sprintf("%q", p.Error())}}
+		return []Diff{{Path: path, Kubelet: fmt.Sprintf("%q", k.Error()), Podconfig: fmt.Sprintf("%q", p.Error()), KubeletErr: k, PodconfigErr: p}}
 	}
 	return nil
 }
@@ -119,7 +121,7 @@ func compareProto(prefix string, k, p proto.Message) []Diff {
 		if !pok {
 			pv = "unset"
 		}
-		diffs = append(diffs, Diff{key, kv, pv})
+		diffs = append(diffs, Diff{Path: key, Kubelet: kv, Podconfig: pv})
 	}
 	return diffs
 }

@@ -52,9 +52,6 @@ type Scenario struct {
 	Attempt uint32 `json:"attempt,omitempty"`
 	// NamespaceTarget is the container ID an ephemeral container targets.
 	NamespaceTarget string `json:"namespaceTarget,omitempty"`
-	// PodconfigSecuritySysctlsGate also turns on podconfig's security.Config.DefaultPodSysctlsGate,
-	// the second switch for the DefaultPodSysctls gate.
-	PodconfigSecuritySysctlsGate bool `json:"podconfigSecuritySysctlsGate,omitempty"`
 	// Deviations name the expected differences (see the conformance package's Deviations).
 	Deviations []string `json:"deviations,omitempty"`
 }

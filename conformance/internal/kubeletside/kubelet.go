@@ -402,6 +402,9 @@ func (s subpather) SafeMakeDir(subdir, base string, perm os.FileMode) error {
 	return s.sp.SafeMakeDir(subdir, base, perm)
 }
 
+// MounterType is how kubelet's errors print the harness's mounter ("path is empty %T").
+const MounterType = "*kubeletside.mounter"
+
 // mounter is a mounted volume as kubelet's volume manager reports it.
 type mounter struct {
 	volume.MetricsNil

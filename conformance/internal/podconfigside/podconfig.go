@@ -15,6 +15,7 @@ import (
 	"github.com/podconfig/podconfig/blockdev/blockdevtest"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/conformance/internal/kubeletside"
 	"github.com/podconfig/podconfig/conformance/internal/result"
 	"github.com/podconfig/podconfig/conformance/scenario"
 	"github.com/podconfig/podconfig/hostfs"
@@ -82,11 +83,8 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 	vols := sc.MountedVolumes(root)
 	vm := mounts.VolumeMap{}
 	for _, v := range vols {
-		if v.EmptyPath {
-			// A mounted volume with an empty path cannot be expressed in a VolumeMap.
-			continue
-		}
 		mv := mounts.Volume{
+			MounterType:     kubeletside.MounterType,
 			HostPath:        v.Path,
 			ReadOnly:        v.ReadOnly,
 			SELinuxRelabel:  v.SELinuxRelabel && !v.SELinuxLabeled,
@@ -196,9 +194,6 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 	opts.Security.UserNamespaces = userns
 	opts.Security.RuntimeHandlers = securitytest.RuntimeClasses(n.RuntimeClasses)
 	opts.Security.DefaultPodSysctls = n.DefaultPodSysctls
-	// The DefaultPodSysctls gate is given where Options documents feature gates; podconfig's
-	// second switch in security.Config is set only when the scenario asks for it.
-	opts.Security.DefaultPodSysctlsGate = sc.PodconfigSecuritySysctlsGate
 	if groups := n.ExtraSupplementalGroups; groups != nil {
 		opts.ExtraSupplementalGroups = func(*v1.Pod) []int64 { return groups }
 	}
@@ -260,7 +255,10 @@ func (n *Node) Container(ctx context.Context, pod *v1.Pod, c *v1.Container) (*ru
 	if scenario.IsEphemeral(pod, c.Name) {
 		nsTarget = n.sc.NamespaceTarget
 	}
-	cfg, cleanup, err := n.Gen.GenerateContainerConfig(ctx, pod, c, n.sc.RestartCount, n.sc.PodIPs, ImageRef(c.Image), n.Volumes, nsTarget)
+	cfg, cleanup, err := n.Gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+		Pod: pod, Container: c, RestartCount: n.sc.RestartCount, PodIPs: n.sc.PodIPs,
+		ImageRef: ImageRef(c.Image), Volumes: n.Volumes, NamespaceTarget: nsTarget,
+	})
 	if cleanup != nil {
 		cleanup()
 	}
