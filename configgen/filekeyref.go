@@ -1,6 +1,7 @@
 package configgen
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -48,13 +49,29 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	return value, true, nil
 }
 
-// readEnvFileFS parses the env file at path through fsys. Unlike kubelet, which opens whatever is
-// there, it refuses anything but a regular file, so a FIFO placed in the volume cannot hang the call.
-func readEnvFileFS(fsys EnvFileFS, path, key string) (string, error) {
-	if fi, err := fsys.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+// readEnvFile reads key from the env file unsafePath inside root, which SecureJoin resolved to
+// path. It does not open path: kubelet's SecureJoin-then-open leaves a window in which the pod can
+// swap a directory of its volume for a symlink and have the kubelet read a host file into the
+// environment. The backend opens unsafePath beneath root instead, and refuses anything but a
+// regular file or directory before reading, so a FIFO cannot block the call either.
+func readEnvFile(fsys EnvFileFS, root, unsafePath, path, key string) (string, error) {
+	f, err := fsys.OpenBeneath(root, unsafePath)
+	if err != nil {
+		var nr *hostfs.NotRegularError
+		if errors.As(err, &nr) {
+			return "", notRegularError(path, nr.Mode)
+		}
+		return "", fmt.Errorf("failed to open environment variable file %q: %w", path, err)
+	}
+	defer func() { _ = f.Close() }()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("failed to open environment variable file %q: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
 		return "", notRegularError(path, fi.Mode())
 	}
-	return envfile.ParseFile(fsys, path, key)
+	return envfile.Parse(f, path, key)
 }
 
 func notRegularError(path string, mode fs.FileMode) error {

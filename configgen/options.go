@@ -111,6 +111,8 @@ type HostFiles interface {
 	Lstat(path string) (fs.FileInfo, error)
 	Readlink(path string) (string, error)
 	Open(path string) (fs.File, error)
+	// OpenBeneath opens path inside root, never leaving it (see EnvFileFS).
+	OpenBeneath(root, path string) (fs.File, error)
 	ReadDir(path string) ([]fs.DirEntry, error)
 }
 

@@ -15,6 +15,11 @@
 // identity for its lifetime: [Inode] reads it from either backend's FileInfo, so a test can check
 // that a rewrite happened in place.
 //
+// OpenBeneath opens a path as if a given directory were the root: symlinks and ".." never leave
+// it. OS does it in one kernel walk that keeps the descriptor (openat2 RESOLVE_IN_ROOT, or
+// pathrs-lite's checked walk), so it is safe against a concurrent symlink swap; Memory resolves the
+// same way. Being a method, it survives any wrapper that forwards it.
+//
 // Consumers do not take a hostfs type: each declares the few methods it needs as its own small
 // interface, which both backends satisfy.
 //

@@ -214,6 +214,30 @@ func (m *Memory) Open(p string) (fs.File, error) {
 	return &memFile{m: m, n: n, name: p}, nil
 }
 
+// OpenBeneath opens path for reading as if root were the file system's root, with OS.OpenBeneath's
+// semantics: symlinks (absolute or relative) and ".." are resolved inside root and never leave it,
+// and only regular files and directories are opened (anything else is ErrNotRegular). root itself
+// is resolved normally and must be a directory.
+func (m *Memory) OpenBeneath(root, p string) (fs.File, error) {
+	m.rlock()
+	defer m.mu.RUnlock()
+	r, err := m.existing("open", root, follow)
+	if err != nil {
+		return nil, err
+	}
+	if r.kind != kindDir {
+		return nil, pathErr("open", root, syscall.ENOTDIR)
+	}
+	res, err := m.walkIn(r, p, follow)
+	if err == nil && res.n == nil {
+		err = syscall.ENOENT
+	}
+	if err != nil {
+		return nil, pathErr("open", p, err)
+	}
+	return &memFile{m: m, n: res.n, name: p}, nil
+}
+
 // Stat describes path, following symlinks. Its Sys is a *MemoryStat.
 func (m *Memory) Stat(p string) (fs.FileInfo, error) {
 	m.rlock()

@@ -59,6 +59,12 @@ const (
 // non-directory intermediate components are errors; a missing final component is not (the result's
 // n is nil), so creating calls can use it. The caller holds m.mu.
 func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
+	return m.walkIn(m.rootLocked(), path, mode)
+}
+
+// walkIn is walk with root standing in for "/": absolute paths and symlinks start at root, and
+// ".." at root stays there, as openat2's RESOLVE_IN_ROOT resolves. The caller holds m.mu.
+func (m *Memory) walkIn(root *node, path string, mode walkMode) (walkResult, error) {
 	if path == "" {
 		return walkResult{}, syscall.ENOENT
 	}
@@ -67,7 +73,7 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 	}
 	trailing := strings.HasSuffix(path, "/")
 	followLast := mode == follow || mode == openCreate || (mode == noFollow && trailing)
-	cur := m.rootLocked()
+	cur := root
 	// rest is what is left to resolve; components are cut from its front without splitting the
 	// whole path, and a symlink's body is put in front of it.
 	rest := path
@@ -85,6 +91,9 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 			next = cur
 		case "..":
 			next = cur.parent
+			if cur == root {
+				next = root
+			}
 		default:
 			next = cur.children[c]
 		}
@@ -106,7 +115,7 @@ func (m *Memory) walk(path string, mode walkMode) (walkResult, error) {
 				return walkResult{}, syscall.ENOENT
 			}
 			if strings.HasPrefix(next.target, "/") {
-				cur = m.root
+				cur = root
 			}
 			if last && strings.HasSuffix(next.target, "/") {
 				// A final link whose body ends in "/" must lead to a directory, as a path would.

@@ -8,4 +8,7 @@
 //			return &fs.PathError{Op: "chmod", Path: path, Err: syscall.EROFS}
 //		},
 //	})
+//
+// A method without a replacement is forwarded, OpenBeneath included, so a wrapped backend keeps
+// its guarantee of never opening a file outside the root it is given.
 package hostfstest

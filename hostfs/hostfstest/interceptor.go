@@ -16,6 +16,7 @@ type FS interface {
 	Chmod(path string, perm fs.FileMode) error
 	ReadFile(path string) ([]byte, error)
 	Open(path string) (fs.File, error)
+	OpenBeneath(root, path string) (fs.File, error)
 	Stat(path string) (fs.FileInfo, error)
 	Lstat(path string) (fs.FileInfo, error)
 	Readlink(path string) (string, error)
@@ -39,11 +40,14 @@ type Funcs struct {
 	Chmod     func(fsys FS, path string, perm fs.FileMode) error
 	ReadFile  func(fsys FS, path string) ([]byte, error)
 	Open      func(fsys FS, path string) (fs.File, error)
-	Stat      func(fsys FS, path string) (fs.FileInfo, error)
-	Lstat     func(fsys FS, path string) (fs.FileInfo, error)
-	Readlink  func(fsys FS, path string) (string, error)
-	ReadDir   func(fsys FS, path string) ([]fs.DirEntry, error)
-	Symlink   func(fsys FS, oldname, newname string) error
+	// OpenBeneath replaces the safe open inside a root; nil forwards it, so a wrapper keeps the
+	// wrapped backend's guarantee.
+	OpenBeneath func(fsys FS, root, path string) (fs.File, error)
+	Stat        func(fsys FS, path string) (fs.FileInfo, error)
+	Lstat       func(fsys FS, path string) (fs.FileInfo, error)
+	Readlink    func(fsys FS, path string) (string, error)
+	ReadDir     func(fsys FS, path string) ([]fs.DirEntry, error)
+	Symlink     func(fsys FS, oldname, newname string) error
 }
 
 // Interceptor is an FS that routes each call through Funcs. It counts calls so a test can check
@@ -114,6 +118,15 @@ func (i *Interceptor) Open(path string) (fs.File, error) {
 		return i.funcs.Open(i.fsys, path)
 	}
 	return i.fsys.Open(path)
+}
+
+// OpenBeneath calls Funcs.OpenBeneath or the wrapped FS, whose guarantee it keeps.
+func (i *Interceptor) OpenBeneath(root, path string) (fs.File, error) {
+	i.calls.Add(1)
+	if i.funcs.OpenBeneath != nil {
+		return i.funcs.OpenBeneath(i.fsys, root, path)
+	}
+	return i.fsys.OpenBeneath(root, path)
 }
 
 // Stat calls Funcs.Stat or the wrapped FS.
