@@ -342,6 +342,19 @@ spec:
 			"Secret ns/creds is not in the input: rendered as a placeholder (--allow-missing)",
 		}, messages)
 	})
+	t.Run("a Service without clusterIP gets one, so its service links appear", func(t *testing.T) {
+		in := "apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: ns}\nspec: {ports: [{port: 80}]}\n---\n" +
+			"apiVersion: v1\nkind: Service\nmetadata: {name: headless, namespace: ns}\nspec: {clusterIP: None, ports: [{port: 81}]}\n---\n" +
+			strings.Replace(fullPod, "enableServiceLinks: false", "enableServiceLinks: true", 1)
+		code, out, stderr := cli(t, in, "render", "-")
+		require.Equal(t, exitOK, code, stderr)
+		d := decode(t, out)
+		host := env(t, d, 0, 0, "API_SERVICE_HOST")
+		assert.True(t, strings.HasPrefix(host, "10.96."), host)
+		assert.NotContains(t, out, "HEADLESS_SERVICE_HOST", "a headless Service has no variables")
+		_, again, _ := cli(t, in, "render", "-")
+		assert.Equal(t, host, env(t, decode(t, again), 0, 0, "API_SERVICE_HOST"), "the same IP every time")
+	})
 	t.Run("skipped kinds are warnings on stderr and in the output", func(t *testing.T) {
 		in := "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa}\n---\n" + fullPod
 		code, out, stderr := cli(t, in, "render", "-")

@@ -59,8 +59,10 @@ Deployments, StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs
 Lists of them, the ConfigMaps, Secrets, Services and Node they use, and optionally a
 RenderContext document (podIPs, imageUsers, restartCount, scheduledTime). Other kinds are
 skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
-a stable UID. When the input has none, a "kubernetes" Service (10.96.0.1:443) is assumed, and a
-Node named "node" with the --node-ip addresses, 4 CPUs and 16Gi of memory (15Gi allocatable).
+a stable UID; a Service with no clusterIP gets a stable one in 10.96.0.0/16, as the API server
+would allocate one. When the input has none, a "kubernetes" Service (10.96.0.1:443) is assumed,
+and a Node named "node" with the --node-ip addresses, 4 CPUs and 16Gi of memory (15Gi
+allocatable).
 
 Flags:
 `)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net"
 	"os"
@@ -125,6 +126,7 @@ func objectsOf(b *manifest.Bundle) []interface{} {
 	}
 	for _, o := range b.Services {
 		objs = append(objs, withNamespace(o, &o.ObjectMeta))
+		allocateClusterIP(o)
 		hasKubernetes = hasKubernetes || (o.Namespace == metav1.NamespaceDefault && o.Name == "kubernetes")
 	}
 	if !hasKubernetes {
@@ -156,6 +158,20 @@ func assumedNode(nodeIPs []net.IP) *v1.Node {
 		node.Status.Addresses = append(node.Status.Addresses, v1.NodeAddress{Type: v1.NodeInternalIP, Address: ip.String()})
 	}
 	return node
+}
+
+// allocateClusterIP gives a Service the API server would give a cluster IP (not headless, not
+// ExternalName, none written) a stable one in 10.96.0.0/16, derived from its namespace and name,
+// so that its service-link variables appear as they do on a cluster.
+func allocateClusterIP(svc *v1.Service) {
+	if svc.Spec.ClusterIP != "" || svc.Spec.Type == v1.ServiceTypeExternalName {
+		return
+	}
+	h := fnv.New32a()
+	h.Write([]byte(svc.Namespace + "/" + svc.Name))
+	n := h.Sum32()%(256*256-512) + 256 // skip 10.96.0.x, where the kubernetes Service and DNS live
+	ip := fmt.Sprintf("10.96.%d.%d", n/256, n%256)
+	svc.Spec.ClusterIP, svc.Spec.ClusterIPs = ip, []string{ip}
 }
 
 // withNamespace puts an object with no namespace in "default", as kubectl apply does.
