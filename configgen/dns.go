@@ -65,10 +65,12 @@ type nodeDNSFacts struct {
 	// name the invalid ones.
 	clusterDNS         []string
 	clusterDNSWarnings []Warning
+	// svcDomain is "svc.<cluster domain>", the second cluster search domain.
+	svcDomain string
 }
 
 func parseNodeDNS(node NodeDNS) *nodeDNSFacts {
-	f := &nodeDNSFacts{node: node}
+	f := &nodeDNSFacts{node: node, svcDomain: "svc." + node.ClusterDomain}
 	if node.HostResolvConf != nil {
 		servers, searches, options, err := parseResolvConf(node.HostResolvConf)
 		if err != nil {
@@ -98,16 +100,18 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, er
 	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
 	node := f.node
 	cfg := &runtimeapi.DNSConfig{}
-	if node.HostResolvConf != nil {
-		cfg.Servers = append([]string{}, f.servers...)
-		cfg.Searches = append([]string{}, f.searches...)
-		cfg.Options = append([]string{}, f.options...)
+	// hostResolv gives cfg the host's resolv.conf, copied.
+	hostResolv := func() {
+		if node.HostResolvConf != nil {
+			cfg.Servers = append([]string{}, f.servers...)
+			cfg.Searches = append([]string{}, f.searches...)
+			cfg.Options = append([]string{}, f.options...)
+		}
 	}
 
 	policy := pod.Spec.DNSPolicy
 	switch {
 	case policy == v1.DNSNone:
-		cfg = &runtimeapi.DNSConfig{}
 	case policy == v1.DNSClusterFirstWithHostNet,
 		policy == v1.DNSClusterFirst && !pod.Spec.HostNetwork,
 		policy != v1.DNSClusterFirst && policy != v1.DNSDefault:
@@ -115,14 +119,14 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, er
 			warn(ReasonInvalidDNSPolicy, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
 		if len(f.clusterDNS) > 0 {
-			cfg.Servers = append([]string(nil), f.clusterDNS...)
-			cfg.Searches = clusterSearches(pod.Namespace, node.ClusterDomain, cfg.Searches)
-			cfg.Options = []string{"ndots:5"}
+			f.clusterFirst(cfg, pod.Namespace)
 			break
 		}
 		warn(ReasonMissingClusterDNS, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
+		hostResolv()
 		hostDNS(cfg, node)
 	default: // Default, or ClusterFirst on the host network
+		hostResolv()
 		hostDNS(cfg, node)
 	}
 
@@ -161,12 +165,32 @@ func hostDNS(cfg *runtimeapi.DNSConfig, node NodeDNS) {
 	cfg.Searches = []string{"."}
 }
 
-// clusterSearches puts the cluster's search domains before the host's.
-func clusterSearches(namespace, domain string, host []string) []string {
-	if domain == "" {
-		return host
+// clusterFirst gives cfg the cluster's DNS: its servers, the cluster's search domains before the
+// host's, and ndots:5. The three lists share one allocation, each capped at its length.
+func (f *nodeDNSFacts) clusterFirst(cfg *runtimeapi.DNSConfig, namespace string) {
+	n := len(f.clusterDNS)
+	lists := make([]string, n+1, n+1+3+len(f.searches))
+	copy(lists, f.clusterDNS)
+	lists[n] = "ndots:5"
+	cfg.Servers = lists[:n:n]
+	cfg.Options = lists[n : n+1 : n+1]
+	var searches []string
+	if domain := f.node.ClusterDomain; domain != "" {
+		searches = append(lists[n+1:n+1], namespace+".svc."+domain, f.svcDomain, domain)
+		// The host's domains follow, repeats dropped and first places kept, as appendUnique does.
+		for _, s := range f.searches {
+			if !slices.Contains(searches, s) {
+				searches = append(searches, s)
+			}
+		}
+	} else if f.node.HostResolvConf != nil {
+		// Without a cluster domain the host's search line is kept as it is.
+		searches = append(lists[n+1:n+1], f.searches...)
 	}
-	return appendUnique([]string{namespace + ".svc." + domain, "svc." + domain, domain}, host)
+	if searches != nil {
+		searches = searches[:len(searches):len(searches)]
+	}
+	cfg.Searches = searches
 }
 
 // appendUnique appends extra to base, dropping every repeat (base included), keeping first places.

@@ -96,6 +96,34 @@ func TestPodDNS(t *testing.T) {
 			want: &runtimeapi.DNSConfig{Servers: []string{"10.96.0.10"}, Searches: []string{"corp.example", "lab.example"}, Options: []string{"ndots:5"}},
 		},
 		{
+			name: "no cluster domain: the host's search line is kept as it is, repeats included",
+			pod:  pod(v1.DNSClusterFirst, false, nil),
+			node: NodeDNS{ClusterDNS: []string{"10.96.0.10"}, HostResolvConf: []byte("search a.example a.example b.example\n")},
+			want: &runtimeapi.DNSConfig{Servers: []string{"10.96.0.10"}, Searches: []string{"a.example", "a.example", "b.example"}, Options: []string{"ndots:5"}},
+		},
+		{
+			name: "a cluster domain drops the host's repeated and cluster search domains",
+			pod:  pod(v1.DNSClusterFirst, false, nil),
+			node: NodeDNS{ClusterDNS: []string{"10.96.0.10"}, ClusterDomain: "cluster.local",
+				HostResolvConf: []byte("search a.example cluster.local a.example\n")},
+			want: &runtimeapi.DNSConfig{
+				Servers:  []string{"10.96.0.10"},
+				Searches: []string{"ns.svc.cluster.local", "svc.cluster.local", "cluster.local", "a.example"},
+				Options:  []string{"ndots:5"},
+			},
+		},
+		{
+			name: "a host resolv.conf without a search line leaves an empty search list",
+			pod:  pod(v1.DNSClusterFirst, false, nil),
+			node: NodeDNS{ClusterDNS: []string{"10.96.0.10"}, HostResolvConf: []byte("nameserver 10.0.0.2\n")},
+			want: &runtimeapi.DNSConfig{Servers: []string{"10.96.0.10"}, Searches: []string{}, Options: []string{"ndots:5"}},
+		},
+		{
+			name: "no cluster domain and no resolv.conf: no search list",
+			pod:  pod(v1.DNSClusterFirst, false, nil), node: NodeDNS{ClusterDNS: []string{"10.96.0.10"}},
+			want: &runtimeapi.DNSConfig{Servers: []string{"10.96.0.10"}, Options: []string{"ndots:5"}},
+		},
+		{
 			name: "pod dnsConfig is appended without duplicates and its options replace same-named ones",
 			pod: pod(v1.DNSClusterFirst, false, &v1.PodDNSConfig{
 				Nameservers: []string{"10.96.0.10", "8.8.8.8"}, Searches: []string{"svc.cluster.local", "extra.example"},
