@@ -31,13 +31,19 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err := ValidatePod(pod); err != nil {
 		return nil, err
 	}
-	cfg := &runtimeapi.PodSandboxConfig{
-		Metadata: &runtimeapi.PodSandboxMetadata{
-			Name: pod.Name, Namespace: pod.Namespace, Uid: string(pod.UID), Attempt: attempt,
-		},
-		Labels:      PodLabels(pod),
-		Annotations: PodAnnotations(pod),
-	}
+	// The config, its metadata and its Linux part live in one allocation; each is still a message
+	// of its own.
+	block := new(struct {
+		cfg      runtimeapi.PodSandboxConfig
+		metadata runtimeapi.PodSandboxMetadata
+		linux    runtimeapi.LinuxPodSandboxConfig
+	})
+	md := &block.metadata
+	md.Name, md.Namespace, md.Uid, md.Attempt = pod.Name, pod.Namespace, string(pod.UID), attempt
+	cfg := &block.cfg
+	cfg.Metadata = md
+	cfg.Labels = PodLabels(pod)
+	cfg.Annotations = PodAnnotations(pod)
 
 	dns, dnsWarnings, err := g.dns.podDNS(pod)
 	if err != nil {
@@ -70,13 +76,13 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err != nil {
 		return nil, err
 	}
-	cfg.Linux = &runtimeapi.LinuxPodSandboxConfig{
-		CgroupParent:    PodCgroupParent(pod, g.cgroupQOS(pod), g.opts.Cgroups),
-		SecurityContext: sc,
-		Sysctls:         g.security.SandboxSysctls(pod),
-		Resources:       res,
-		Overhead:        overhead,
-	}
+	linux := &block.linux
+	linux.CgroupParent = PodCgroupParent(pod, g.cgroupQOS(pod), g.opts.Cgroups)
+	linux.SecurityContext = sc
+	linux.Sysctls = g.security.SandboxSysctls(pod)
+	linux.Resources = res
+	linux.Overhead = overhead
+	cfg.Linux = linux
 	if err := g.makePodDataDirs(pod); err != nil {
 		return nil, err
 	}
