@@ -2,6 +2,7 @@ package configgen
 
 import (
 	"net"
+	"slices"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -15,30 +16,50 @@ import (
 // TCP with a warning; init and ephemeral containers publish no ports. The result is nil when there
 // are none.
 func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
-	var out []*runtimeapi.PortMapping
+	total := 0
+	for i := range pod.Spec.Containers {
+		total += len(pod.Spec.Containers[i].Ports)
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	// The messages share one allocation.
+	mappings := make([]runtimeapi.PortMapping, 0, total)
+	out := make([]*runtimeapi.PortMapping, 0, total)
 	var warnings []Warning
+	var keysBuf [8]string
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
-		seen := make(map[string]struct{}, len(c.Ports))
+		keys := keysBuf[:0]
+		var seen map[string]struct{}
+		if len(c.Ports) > len(keysBuf) {
+			// Too many ports to compare each with every earlier one.
+			seen = make(map[string]struct{}, len(c.Ports))
+		}
 		for _, p := range c.Ports {
 			key := portKey(p)
-			if _, dup := seen[key]; dup {
+			dup := false
+			if seen != nil {
+				_, dup = seen[key]
+				seen[key] = struct{}{}
+			} else {
+				dup = slices.Contains(keys, key)
+				keys = append(keys, key)
+			}
+			if dup {
 				warnings = append(warnings, Warning{Reason: ReasonPortNameConflict, Container: c.Name,
 					Message: "port name conflicted, " + strconv.Quote(key) + " is defined more than once in container " + c.Name})
 				continue
 			}
-			seen[key] = struct{}{}
 			proto, known := toRuntimeProtocol(p.Protocol)
 			if !known {
 				warnings = append(warnings, Warning{Reason: ReasonUnknownPortProtocol, Container: c.Name,
 					Message: "unknown protocol " + strconv.Quote(string(p.Protocol)) + " of a port in container " + c.Name + ", defaulting to TCP"})
 			}
-			out = append(out, &runtimeapi.PortMapping{
-				Protocol:      proto,
-				ContainerPort: p.ContainerPort,
-				HostPort:      p.HostPort,
-				HostIp:        p.HostIP,
-			})
+			mappings = mappings[:len(mappings)+1]
+			m := &mappings[len(mappings)-1]
+			m.Protocol, m.ContainerPort, m.HostPort, m.HostIp = proto, p.ContainerPort, p.HostPort, p.HostIP
+			out = append(out, m)
 		}
 	}
 	return out, warnings

@@ -66,6 +66,23 @@ func TestSandboxPortMappings(t *testing.T) {
 			wantReasons: []string{ReasonUnknownPortProtocol},
 		},
 	}
+	// A container with many ports: duplicates are found the same way.
+	var many []v1.ContainerPort
+	var manyWant []*runtimeapi.PortMapping
+	for i := int32(1); i <= 12; i++ {
+		many = append(many, port("", v1.ProtocolTCP, i, 0, ""))
+		manyWant = append(manyWant, pm(runtimeapi.Protocol_TCP, i, 0, ""))
+	}
+	many = append(many, port("", v1.ProtocolTCP, 3, 0, ""))
+	tests = append(tests, struct {
+		name        string
+		spec        v1.PodSpec
+		want        []*runtimeapi.PortMapping
+		wantReasons []string
+	}{
+		name: "duplicates among many ports are skipped too", spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: many}}},
+		want: manyWant, wantReasons: []string{ReasonPortNameConflict},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, warnings := SandboxPortMappings(&v1.Pod{Spec: tt.spec})
