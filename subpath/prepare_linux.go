@@ -52,7 +52,9 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 	}
 	defer func() { _ = unix.Close(srcFD) }()
 
-	mu := l.lockFor(target)
+	// The lock is the target's identity, not its spelling: two paths to one pod directory
+	// (a symlinked root directory, say) must not stack two mounts on one target.
+	mu := l.lockFor(targetKey(podDirKey(sp.PodDir), sp.VolumeName, sp.ContainerName, strconv.Itoa(sp.VolumeMountIndex)))
 	mu.Lock()
 	defer mu.Unlock()
 

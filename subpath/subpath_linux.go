@@ -3,6 +3,7 @@ package subpath
 import (
 	"hash/fnv"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -53,8 +54,9 @@ func haveOpenat2() bool {
 	return true
 }
 
-func (l *Linux) lockFor(target string) *sync.Mutex {
-	return &l.locks[stripe(target)]
+// lockFor returns the lock of a bind target, keyed by targetKey (or of another path, by its name).
+func (l *Linux) lockFor(key string) *sync.Mutex {
+	return &l.locks[stripe(key)]
 }
 
 func (l *Linux) podLockFor(podDir string) *sync.Mutex {
@@ -65,4 +67,35 @@ func stripe(key string) uint32 {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(key))
 	return h.Sum32() % lockStripes
+}
+
+// dirKey identifies the directory open at fd by device and inode, so that two spellings of one
+// directory (through a symlinked parent, with "//" or "/./") lock the same targets.
+func dirKey(fd int) (string, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return "", err
+	}
+	return strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16), nil
+}
+
+// podDirKey is dirKey of podDir, following symlinks as the kernel does; a pod directory that does
+// not exist yet is keyed by its cleaned path.
+func podDirKey(podDir string) string {
+	fd, err := unix.Open(podDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return filepath.Clean(podDir)
+	}
+	defer func() { _ = unix.Close(fd) }()
+	key, err := dirKey(fd)
+	if err != nil {
+		return filepath.Clean(podDir)
+	}
+	return key
+}
+
+// targetKey is the lock key of the bind target volume/container/index below the pod directory
+// whose identity is podKey.
+func targetKey(podKey, volume, container, index string) string {
+	return podKey + "/" + volume + "/" + container + "/" + index
 }
