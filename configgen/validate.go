@@ -5,8 +5,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	netutils "k8s.io/utils/net"
 
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/internal/pathelem"
@@ -24,7 +27,9 @@ import (
 //   - names that become host path elements are single elements of at most 255 bytes;
 //   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
 //     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
-//   - hostPID and hostIPC are refused when hostUsers is false.
+//   - hostPID and hostIPC are refused when hostUsers is false;
+//   - dnsConfig nameservers are IP addresses, searches DNS subdomains, and option names and values
+//     single words, since the runtime writes them into the container's resolv.conf.
 //
 // Errors wrap ErrInvalidPod and name the pod, the container when there is one, and the field.
 func ValidatePod(pod *v1.Pod) error {
@@ -171,15 +176,7 @@ func (v *validator) podFields() {
 	v.dict("metadata.labels", p.Labels)
 	v.dict("metadata.annotations", p.Annotations)
 	if dc := p.Spec.DNSConfig; dc != nil {
-		v.list("spec.dnsConfig.nameservers", dc.Nameservers, true)
-		v.list("spec.dnsConfig.searches", dc.Searches, true)
-		for i, o := range dc.Options {
-			if v.err == nil && (badByte(o.Name, true) >= 0 || o.Value != nil && badByte(*o.Value, true) >= 0) {
-				f := fmt.Sprintf("spec.dnsConfig.options[%d]", i)
-				v.path(f+".name", o.Name)
-				v.pathPtr(f+".value", o.Value)
-			}
-		}
+		v.dnsConfig(dc)
 	}
 	v.path("spec.hostname", p.Spec.Hostname)
 	v.path("spec.subdomain", p.Spec.Subdomain)
@@ -228,6 +225,56 @@ func (v *validator) podFields() {
 	for i, s := range sc.Sysctls {
 		v.sysctl(i, s)
 	}
+}
+
+// dnsConfig checks a pod's DNS config as the API server's validatePodDNSConfig does: nameservers
+// are IP addresses, searches DNS subdomains (a trailing dot allowed), options named. The runtime
+// writes each of them into the container's resolv.conf, so an option's name or value holding
+// whitespace or a control character, which the API server lets through, is refused too: it
+// would add a line to that file.
+func (v *validator) dnsConfig(dc *v1.PodDNSConfig) {
+	v.list("spec.dnsConfig.nameservers", dc.Nameservers, true)
+	v.list("spec.dnsConfig.searches", dc.Searches, true)
+	for i, ns := range dc.Nameservers {
+		if v.err == nil && netutils.ParseIPSloppy(ns) == nil {
+			v.fail(fmt.Sprintf("spec.dnsConfig.nameservers[%d]", i), strconv.Quote(ns)+" must be a valid IP address")
+		}
+	}
+	for i, search := range dc.Searches {
+		if v.err == nil && len(validation.IsDNS1123Subdomain(strings.TrimSuffix(search, "."))) > 0 {
+			v.fail(fmt.Sprintf("spec.dnsConfig.searches[%d]", i), strconv.Quote(search)+" must be a DNS subdomain (RFC 1123), optionally ending in a dot")
+		}
+	}
+	for i, o := range dc.Options {
+		if v.err != nil {
+			return
+		}
+		f := func(name string) string { return fmt.Sprintf("spec.dnsConfig.options[%d].%s", i, name) }
+		if badByte(o.Name, true) >= 0 || o.Value != nil && badByte(*o.Value, true) >= 0 {
+			v.path(f("name"), o.Name)
+			v.pathPtr(f("value"), o.Value)
+			return
+		}
+		switch {
+		case o.Name == "":
+			v.fail(f("name"), "must not be empty")
+		case !resolvConfWord(o.Name):
+			v.fail(f("name"), "must not contain whitespace or control characters: "+strconv.Quote(o.Name))
+		case o.Value != nil && !resolvConfWord(*o.Value):
+			v.fail(f("value"), "must not contain whitespace or control characters: "+strconv.Quote(*o.Value))
+		}
+	}
+}
+
+// resolvConfWord reports whether valid UTF-8 s stays one word of a resolv.conf line: no
+// whitespace and no control character.
+func resolvConfWord(s string) bool {
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // sysctl checks a sysctl's name as the API server's IsValidSysctlName does, and that it does not

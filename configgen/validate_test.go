@@ -218,6 +218,24 @@ func TestNodeSideValidation(t *testing.T) {
 			p.Spec.HostNetwork = true
 			c.Ports = []v1.ContainerPort{{ContainerPort: 80, HostPort: 22}}
 		}, wantErr: `invalid ports[0].hostPort: 22 must match containerPort 80 when spec.hostNetwork is true`},
+		{name: "DNS search with a newline would add a line to the container's resolv.conf", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{"a.com\nnameserver 6.6.6.6"}}
+		}, wantErr: `invalid spec.dnsConfig.searches[0]: "a.com\nnameserver 6.6.6.6" must be a DNS subdomain`},
+		{name: "DNS search with a space", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{"ok.example.", "a b"}}
+		}, wantErr: `invalid spec.dnsConfig.searches[1]: "a b" must be a DNS subdomain`},
+		{name: "DNS nameserver that is not an IP", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Nameservers: []string{"1.1.1.1", "1.1.1.1\nsearch evil"}}
+		}, wantErr: `invalid spec.dnsConfig.nameservers[1]: "1.1.1.1\nsearch evil" must be a valid IP address`},
+		{name: "DNS option with no name", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Options: []v1.PodDNSConfigOption{{Value: ptr.To("1")}}}
+		}, wantErr: `invalid spec.dnsConfig.options[0].name: must not be empty`},
+		{name: "DNS option name with a newline", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Options: []v1.PodDNSConfigOption{{Name: "ndots\nnameserver 6.6.6.6"}}}
+		}, wantErr: `invalid spec.dnsConfig.options[0].name: must not contain whitespace or control characters`},
+		{name: "DNS option value with a newline", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Spec.DNSConfig = &v1.PodDNSConfig{Options: []v1.PodDNSConfigOption{{Name: "ndots", Value: ptr.To("1\nnameserver 6.6.6.6")}}}
+		}, wantErr: `invalid spec.dnsConfig.options[0].value: must not contain whitespace or control characters`},
 		{name: "256-byte container name", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Name = string(make256('c'))
 		}, wantErr: `must be at most 255 bytes`},
