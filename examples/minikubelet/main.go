@@ -1,0 +1,196 @@
+// Command minikubelet runs the pods of a manifest on a CRI runtime, with podconfig generating
+// every sandbox and container config. It is an example for authors of custom kubelets and runtime
+// shims: see the README beside it for what it does and does not do.
+//
+//	go run ./examples/minikubelet -endpoint unix:///run/containerd/containerd.sock -f pod.yaml
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/manifest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var usage usageError
+	switch {
+	case errors.As(err, &usage):
+		fmt.Fprintln(os.Stderr, "minikubelet: "+err.Error())
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "minikubelet: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("minikubelet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	endpoint := fs.String("endpoint", "unix:///run/containerd/containerd.sock", "the CRI runtime's endpoint")
+	file := fs.String("f", "", "the manifest to run (- for stdin): Pods with the ConfigMaps, Secrets and Services they use")
+	rootDir := fs.String("root-dir", "/var/lib/kubelet", "kubelet's --root-dir: pod directories and volumes")
+	podLogsDir := fs.String("pod-logs-dir", "/var/log/pods", "kubelet's pod logs directory")
+	nodeIPs := fs.String("node-ip", "", "the node's IPs, comma-separated (default: the host's first non-loopback IPv4)")
+	nodeName := fs.String("node-name", "", "the node's name (default: the host name)")
+	cgroupRoot := fs.String("cgroup-root", "", "kubelet's --cgroup-root (cgroupfs driver)")
+	clusterDomain := fs.String("cluster-domain", "cluster.local", "kubelet's --cluster-domain")
+	clusterDNS := fs.String("cluster-dns", "", "kubelet's --cluster-dns, comma-separated")
+	resolvConf := fs.String("resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
+	backoff := fs.Duration("restart-backoff", 10*time.Second, "the delay before a container's first restart, doubled each time up to 5m")
+	replicas := fs.Int("replicas", 1, "how many pods to run of each workload (capped by its own replica count)")
+	verbose := fs.Bool("v", false, "log what the node does")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if *file == "" || fs.NArg() != 0 {
+		return usageError{errors.New("usage: minikubelet [-endpoint unix:///path.sock] -f manifest.yaml")}
+	}
+
+	in, err := readInput(*file, *replicas, *nodeName)
+	if err != nil {
+		return err
+	}
+	for _, w := range in.Warnings {
+		fmt.Fprintln(stderr, "minikubelet: warning: "+w)
+	}
+	ips, err := parseNodeIPs(*nodeIPs)
+	if err != nil {
+		return usageError{err}
+	}
+	var resolv []byte
+	if *resolvConf != "" {
+		if resolv, err = os.ReadFile(*resolvConf); err != nil {
+			return err
+		}
+	}
+	conn, err := node.Dial(*endpoint)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	logf := func(string, ...any) {}
+	if *verbose {
+		logf = func(format string, args ...any) { fmt.Fprintf(stderr, "minikubelet: "+format+"\n", args...) }
+	}
+	n, err := node.New(ctx, node.Config{
+		Runtime:        runtimeapi.NewRuntimeServiceClient(conn),
+		Images:         runtimeapi.NewImageServiceClient(conn),
+		NodeName:       *nodeName,
+		NodeIPs:        ips,
+		RootDir:        *rootDir,
+		PodLogsDir:     *podLogsDir,
+		CgroupRoot:     *cgroupRoot,
+		ClusterDomain:  *clusterDomain,
+		ClusterDNS:     splitList(*clusterDNS),
+		ResolvConf:     resolv,
+		Objects:        &in.Objects,
+		Out:            stdout,
+		Logf:           logf,
+		RestartBackoff: *backoff,
+	})
+	if err != nil {
+		return err
+	}
+
+	var wg sync.WaitGroup
+	errs := make([]error, len(in.Pods))
+	for i, pod := range in.Pods {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, err := n.RunPod(ctx, pod)
+			if err != nil {
+				errs[i] = fmt.Errorf("pod %s: %w", pod.Name, err)
+				return
+			}
+			for _, c := range append(status.InitContainers, status.Containers...) {
+				if a := c.Last(); a != nil && a.Exited {
+					fmt.Fprintf(stderr, "pod %s: container %s exited with code %d after %d restarts%s\n",
+						pod.Name, c.Name, a.ExitCode, a.RestartCount, message(a.Message))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func message(m string) string {
+	if m == "" {
+		return ""
+	}
+	return ": " + strings.TrimSpace(m)
+}
+
+func readInput(file string, replicas int, nodeName string) (*node.Input, error) {
+	r := io.Reader(os.Stdin)
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	name := file
+	if file == "-" {
+		name = "stdin"
+	}
+	return node.Load(manifest.Options{Replicas: replicas, NodeName: nodeName}, manifest.Input{Name: name, Reader: r})
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// parseNodeIPs parses -node-ip, or finds the host's first non-loopback IPv4 address.
+func parseNodeIPs(s string) ([]net.IP, error) {
+	var ips []net.IP
+	for _, v := range splitList(s) {
+		ip := net.ParseIP(v)
+		if ip == nil {
+			return nil, fmt.Errorf("-node-ip: %q is not an IP address", v)
+		}
+		ips = append(ips, ip)
+	}
+	if len(ips) > 0 {
+		return ips, nil
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err == nil {
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok && !ipn.IP.IsLoopback() && ipn.IP.To4() != nil {
+				return []net.IP{ipn.IP}, nil
+			}
+		}
+	}
+	return []net.IP{net.ParseIP("127.0.0.1")}, nil
+}

@@ -1,0 +1,203 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+)
+
+// pollInterval is how often running containers' states are checked.
+const pollInterval = 100 * time.Millisecond
+
+// entry is a container of the pod under supervision: its current attempt and restart state.
+type entry struct {
+	c       *v1.Container
+	status  *ContainerStatus
+	init    bool // an init container that runs to completion
+	sidecar bool // an init container with restartPolicy Always
+
+	id        string // the current attempt's container; "" while a restart waits
+	follower  *follower
+	restarts  int
+	nextStart time.Time
+	done      bool
+}
+
+// startAttempt pulls the image if the pull policy says so, generates the container's config with
+// podconfig, and creates and starts the container.
+func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
+	imageRef, err := r.n.ensureImage(ctx, e.c, r.sandbox)
+	if err != nil {
+		return fmt.Errorf("pod %s: container %q: %w", r.name(), e.c.Name, err)
+	}
+	t := time.Now()
+	cfg, cleanup, err := r.n.gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+		Pod: r.pod, Container: e.c, RestartCount: e.restarts, PodIPs: r.podIPs, ImageRef: imageRef, Volumes: r.volumes,
+	})
+	r.generated(time.Since(t))
+	if err != nil {
+		// Kubelet reports this as CreateContainerConfigError and never calls the runtime.
+		return fmt.Errorf("CreateContainerConfigError: %w", err)
+	}
+	cctx, cancel := uncancelled(ctx)
+	defer cancel()
+	resp, err := r.n.cfg.Runtime.CreateContainer(cctx, &runtimeapi.CreateContainerRequest{
+		PodSandboxId: r.sandboxID, Config: cfg, SandboxConfig: r.sandbox,
+	})
+	cleanup()
+	if err != nil {
+		return fmt.Errorf("pod %s: container %q: CreateContainer: %w", r.name(), e.c.Name, err)
+	}
+	r.mu.Lock()
+	r.created = append(r.created, resp.ContainerId)
+	r.mu.Unlock()
+
+	logPath := filepath.Join(r.sandbox.LogDirectory, cfg.LogPath)
+	e.id = resp.ContainerId
+	e.status.Attempts = append(e.status.Attempts, Attempt{ID: e.id, RestartCount: e.restarts, LogPath: logPath})
+	e.follower = r.n.follow(logPath, r.name()+"/"+e.c.Name)
+	r.mu.Lock()
+	r.followers = append(r.followers, e.follower)
+	r.mu.Unlock()
+	if _, err := r.n.cfg.Runtime.StartContainer(cctx, &runtimeapi.StartContainerRequest{ContainerId: e.id}); err != nil {
+		return fmt.Errorf("pod %s: container %q: StartContainer: %w", r.name(), e.c.Name, err)
+	}
+	r.n.cfg.Logf("pod %s: started container %s (restart %d)", r.name(), e.c.Name, e.restarts)
+	return nil
+}
+
+// runtimeCallTimeout bounds a runtime call that changes state.
+const runtimeCallTimeout = 2 * time.Minute
+
+// uncancelled is ctx without its cancellation, with runtimeCallTimeout: a call that creates or
+// starts something runs to its end even when the pod is being stopped, so that teardown finds a
+// container or sandbox in a state the runtime can stop, not one cut off half-way.
+func uncancelled(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), runtimeCallTimeout)
+}
+
+// supervise polls the entries' containers, records their exits and restarts them by restart
+// policy, until until() holds or ctx is done.
+func (r *podRun) supervise(ctx context.Context, entries []*entry, until func() bool) error {
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		for _, e := range entries {
+			if e.done {
+				continue
+			}
+			if e.id == "" {
+				if time.Now().Before(e.nextStart) {
+					continue
+				}
+				if err := r.startAttempt(ctx, e); err != nil {
+					return err
+				}
+				continue
+			}
+			exited, err := r.poll(ctx, e)
+			if err != nil {
+				return err
+			}
+			if !exited {
+				continue
+			}
+			if !r.restarts(e) {
+				e.done = true
+				continue
+			}
+			backoff := r.n.cfg.RestartBackoff << min(e.restarts, 30)
+			e.restarts++
+			e.id = ""
+			e.nextStart = time.Now().Add(min(backoff, r.n.cfg.MaxRestartBackoff))
+		}
+		if until() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// restarts says whether an exited container runs again: sidecars always, init containers when
+// they failed and the pod may restart, regular containers by the pod's restart policy.
+func (r *podRun) restarts(e *entry) bool {
+	exit := e.status.Last().ExitCode
+	switch {
+	case e.sidecar:
+		return true
+	case e.init:
+		return exit != 0 && r.pod.Spec.RestartPolicy != v1.RestartPolicyNever
+	case r.pod.Spec.RestartPolicy == v1.RestartPolicyAlways:
+		return true
+	case r.pod.Spec.RestartPolicy == v1.RestartPolicyOnFailure:
+		return exit != 0
+	}
+	return false
+}
+
+// poll checks the entry's current container and, once it has exited, completes its attempt: the
+// rest of its log, its exit code and reason, and its termination message.
+func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
+	resp, err := r.n.cfg.Runtime.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: e.id})
+	if err != nil {
+		return false, fmt.Errorf("pod %s: container %q: ContainerStatus: %w", r.name(), e.c.Name, err)
+	}
+	st := resp.GetStatus()
+	if st.GetState() != runtimeapi.ContainerState_CONTAINER_EXITED {
+		return false, nil
+	}
+	a := e.status.Last()
+	a.Log = e.follower.Stop()
+	a.Exited = true
+	a.ExitCode = st.ExitCode
+	a.Reason = st.Reason
+	a.Annotations = st.Annotations
+	a.Message = terminationMessage(st, e.c, a.Log)
+	r.n.cfg.Logf("pod %s: container %s exited with code %d (%s)", r.name(), e.c.Name, st.ExitCode, st.Reason)
+	return true, nil
+}
+
+// ensureImage makes sure the container's image is present, pulling it when the pull policy says
+// so, and returns the image reference the runtime resolved (kubelet's EnsureImageExists).
+func (n *Node) ensureImage(ctx context.Context, c *v1.Container, sandbox *runtimeapi.PodSandboxConfig) (string, error) {
+	spec := &runtimeapi.ImageSpec{Image: c.Image}
+	st, err := n.cfg.Images.ImageStatus(ctx, &runtimeapi.ImageStatusRequest{Image: spec})
+	if err != nil {
+		return "", fmt.Errorf("ImageStatus %q: %w", c.Image, err)
+	}
+	present := st.GetImage() != nil
+	if !shouldPullImage(c.ImagePullPolicy, present) {
+		if !present {
+			return "", fmt.Errorf("ErrImageNeverPull: Container image %q is not present with pull policy of Never", c.Image)
+		}
+		return st.GetImage().GetId(), nil
+	}
+	n.cfg.Logf("pulling image %s", c.Image)
+	resp, err := n.cfg.Images.PullImage(ctx, &runtimeapi.PullImageRequest{Image: spec, SandboxConfig: sandbox})
+	if err != nil {
+		return "", fmt.Errorf("ErrImagePull: %w", err)
+	}
+	return resp.ImageRef, nil
+}
+
+// shouldPullImage is kubelet's pull decision: Always pulls, Never never does, IfNotPresent pulls
+// a missing image.
+func shouldPullImage(policy v1.PullPolicy, present bool) bool {
+	switch policy {
+	case v1.PullAlways:
+		return true
+	case v1.PullNever:
+		return false
+	}
+	return !present
+}

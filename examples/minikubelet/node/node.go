@@ -1,0 +1,165 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/resources"
+	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/subpath"
+)
+
+// Config describes the node and the runtime a Node runs pods on.
+type Config struct {
+	// Runtime and Images are the CRI services, e.g. from Dial.
+	Runtime runtimeapi.RuntimeServiceClient
+	Images  runtimeapi.ImageServiceClient
+	// NodeName is the node's name (spec.nodeName of the pods); empty means the host name.
+	NodeName string
+	// NodeIPs are the node's IPs: host-network pods' IPs and status.hostIP.
+	NodeIPs []net.IP
+	// RootDir and PodLogsDir are kubelet's --root-dir and pod logs directory; empty means
+	// kubelet's defaults, /var/lib/kubelet and /var/log/pods.
+	RootDir    string
+	PodLogsDir string
+	// CgroupRoot is kubelet's --cgroup-root (cgroupfs driver): pods' cgroups go below
+	// <CgroupRoot>/kubepods. Empty means "/".
+	CgroupRoot string
+	// ClusterDomain and ClusterDNS are kubelet's --cluster-domain and --cluster-dns.
+	ClusterDomain string
+	ClusterDNS    []string
+	// ResolvConf is the content of the resolv.conf pods with dnsPolicy Default get.
+	ResolvConf []byte
+	// Objects are the ConfigMaps, Secrets and Services pods refer to.
+	Objects *Objects
+	// Out receives the containers' logs, one "[pod/container] line" per line; nil discards them.
+	Out io.Writer
+	// Logf receives what the node does and the warnings podconfig returns; nil discards them.
+	Logf func(format string, args ...any)
+	// RestartBackoff is the delay before the first restart of a container, doubled for each
+	// restart up to MaxRestartBackoff. Zero means kubelet's 10s and 5m.
+	RestartBackoff    time.Duration
+	MaxRestartBackoff time.Duration
+	// StopTimeout caps the grace period containers get when the pod is torn down; zero means the
+	// pod's terminationGracePeriodSeconds.
+	StopTimeout time.Duration
+}
+
+// Node runs pods on one CRI runtime, with podconfig generating every config. It is safe for
+// concurrent use by pods with different UIDs.
+type Node struct {
+	cfg Config
+	gen *configgen.Generator
+	sub *subpath.Linux
+	// node serves the Node object to podconfig's environment code.
+	node configgen.NodeGetter
+
+	outMu sync.Mutex // one log line at a time on Out
+}
+
+// Dial connects to a CRI endpoint such as unix:///run/containerd/containerd.sock.
+func Dial(endpoint string) (*grpc.ClientConn, error) {
+	if !strings.HasPrefix(endpoint, "unix://") {
+		return nil, fmt.Errorf("endpoint %q: only unix:// endpoints are supported", endpoint)
+	}
+	return grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(16<<20)))
+}
+
+// New returns a Node for cfg. It asks the runtime for its version and runtime handlers, which
+// decide whether recursive read-only mounts are possible.
+func New(ctx context.Context, cfg Config) (*Node, error) {
+	if cfg.Runtime == nil || cfg.Images == nil {
+		return nil, errors.New("node: Config.Runtime and Config.Images are required")
+	}
+	if cfg.Objects == nil {
+		cfg.Objects = &Objects{}
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.RestartBackoff == 0 {
+		cfg.RestartBackoff = 10 * time.Second
+	}
+	if cfg.MaxRestartBackoff == 0 {
+		cfg.MaxRestartBackoff = 5 * time.Minute
+	}
+	if cfg.RootDir == "" {
+		cfg.RootDir = configgen.DefaultRootDir
+	}
+	if cfg.PodLogsDir == "" {
+		cfg.PodLogsDir = configgen.DefaultPodLogsDir
+	}
+	if _, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{}); err != nil {
+		return nil, fmt.Errorf("node: runtime version: %w", err)
+	}
+	var handlers []*runtimeapi.RuntimeHandler
+	if st, err := cfg.Runtime.Status(ctx, &runtimeapi.StatusRequest{}); err == nil {
+		handlers = st.GetRuntimeHandlers()
+	}
+	hostNode, err := resources.HostNode()
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	apiNode := nodeObject(cfg, hostNode)
+	nodeGetter := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) { return apiNode, nil })
+	gen, err := configgen.New(configgen.Options{
+		NodeIPs:         cfg.NodeIPs,
+		ClusterDomain:   cfg.ClusterDomain,
+		ClusterDNS:      cfg.ClusterDNS,
+		ResolvConf:      cfg.ResolvConf,
+		RootDir:         cfg.RootDir,
+		PodLogsDir:      cfg.PodLogsDir,
+		Cgroups:         configgen.NodeCgroups{Driver: configgen.CgroupDriverCgroupfs, Root: cfg.CgroupRoot},
+		RuntimeHandlers: handlers,
+		ConfigMaps:      cfg.Objects,
+		Secrets:         cfg.Objects,
+		Services:        cfg.Objects,
+		Node:            nodeGetter,
+		ImageUsers:      security.CRIImageUser{Client: cfg.Images},
+		OnWarning: func(pod *v1.Pod, c *v1.Container, w configgen.Warning) {
+			name := ""
+			if c != nil {
+				name = "/" + c.Name
+			}
+			cfg.Logf("warning: pod %s/%s%s: %s", pod.Namespace, pod.Name, name, w)
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	return &Node{cfg: cfg, gen: gen, sub: subpath.New(), node: nodeGetter}, nil
+}
+
+// nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and
+// allocatable resources for the default limits of resourceFieldRef.
+func nodeObject(cfg Config, host resources.Node) *v1.Node {
+	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: cfg.NodeName}}
+	for _, ip := range cfg.NodeIPs {
+		n.Status.Addresses = append(n.Status.Addresses, v1.NodeAddress{Type: v1.NodeInternalIP, Address: ip.String()})
+	}
+	n.Status.Allocatable = v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewQuantity(int64(runtime.NumCPU()), resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(host.MemoryCapacity, resource.BinarySI),
+	}
+	n.Status.Capacity = n.Status.Allocatable
+	return n
+}

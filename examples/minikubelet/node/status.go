@@ -1,0 +1,76 @@
+package node
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// PodStatus is what RunPod observed of a pod.
+type PodStatus struct {
+	// UID is the pod's UID, given by the input or derived by the node.
+	UID types.UID
+	// SandboxID is the runtime's id of the pod's sandbox.
+	SandboxID string
+	// PodIPs are the pod's IPs: the sandbox's, or the node's for a host-network pod.
+	PodIPs []string
+	// InitContainers and Containers are in the pod spec's order; a container that never
+	// started has no attempts.
+	InitContainers []ContainerStatus
+	Containers     []ContainerStatus
+	// Timing splits the pod's start between podconfig and everything else.
+	Timing Timing
+}
+
+// Container returns the status of the init or regular container with the given name.
+func (s *PodStatus) Container(name string) *ContainerStatus {
+	for _, list := range [][]ContainerStatus{s.InitContainers, s.Containers} {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// ContainerStatus is one container's history.
+type ContainerStatus struct {
+	Name string
+	// Attempts are the container's runs, the first one's restart count 0.
+	Attempts []Attempt
+}
+
+// Last returns the last attempt, or nil.
+func (c *ContainerStatus) Last() *Attempt {
+	if c == nil || len(c.Attempts) == 0 {
+		return nil
+	}
+	return &c.Attempts[len(c.Attempts)-1]
+}
+
+// Attempt is one run of a container.
+type Attempt struct {
+	ID string
+	// RestartCount is the attempt's restart count, as in its config and restart-count annotation.
+	RestartCount int
+	// LogPath is the attempt's log file on the host (<podLogsDir>/<pod>/<container>/<n>.log).
+	LogPath string
+	// Log is the attempt's output, stdout and stderr, as read from its log file.
+	Log string
+	// Annotations are the container's annotations as the runtime reports them.
+	Annotations map[string]string
+	// Exited says the attempt ran to its end (ExitCode, Reason and Message are then set).
+	Exited   bool
+	ExitCode int32
+	Reason   string
+	// Message is the termination message, read back as kubelet reads it.
+	Message string
+}
+
+// Timing is how long a pod took to start (from RunPod until every regular container has started)
+// and how much of it was podconfig generating the sandbox's and the containers' configs.
+type Timing struct {
+	Generate time.Duration
+	Start    time.Duration
+}

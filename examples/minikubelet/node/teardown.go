@@ -1,0 +1,103 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+)
+
+// teardown undoes everything the pod's run made, in reverse: containers, the sandbox (also one
+// whose RunPodSandbox failed half-way, found by the pod's UID label), subPath bind mounts, volumes,
+// and the pod's data and log directories. It carries on past errors and returns them all. The
+// pod directory is removed only once nothing is mounted below it, so a mount that could not be
+// undone never exposes what it points at to the removal.
+func (r *podRun) teardown(ctx context.Context) error {
+	var errs []error
+	rt := r.n.cfg.Runtime
+	grace := int64(30)
+	if r.pod.Spec.TerminationGracePeriodSeconds != nil {
+		grace = *r.pod.Spec.TerminationGracePeriodSeconds
+	}
+	if r.n.cfg.StopTimeout > 0 && grace > int64(r.n.cfg.StopTimeout.Seconds()) {
+		grace = int64(r.n.cfg.StopTimeout.Seconds())
+	}
+	r.mu.Lock()
+	created := r.created
+	followers := r.followers
+	r.mu.Unlock()
+	for i := len(created) - 1; i >= 0; i-- {
+		id := created[i]
+		if _, err := rt.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: id, Timeout: grace}); err != nil {
+			errs = append(errs, fmt.Errorf("StopContainer %s: %w", id, err))
+		}
+		if _, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: id}); err != nil {
+			errs = append(errs, fmt.Errorf("RemoveContainer %s: %w", id, err))
+		}
+	}
+	for _, f := range followers {
+		f.Stop()
+	}
+	errs = append(errs, r.removeSandboxes(ctx)...)
+
+	if r.podDir != "" {
+		for _, vol := range r.pod.Spec.Volumes {
+			if err := r.n.sub.CleanSubPaths(r.podDir, vol.Name); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	for _, d := range r.volumeDirs {
+		if d.tmpfs {
+			if err := unmount(d.path); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if r.podDir != "" {
+		if left, err := mountsBelow(r.podDir); err != nil || len(left) > 0 {
+			errs = append(errs, fmt.Errorf("pod directory %s kept: mounts left below it: %v %v", r.podDir, left, err))
+		} else if err := os.RemoveAll(r.podDir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	// The log directory's names were checked when the sandbox's config was generated.
+	if r.sandbox != nil {
+		if err := os.RemoveAll(r.sandbox.LogDirectory); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeSandboxes stops and removes the pod's sandbox and any other sandbox the runtime holds for
+// the pod's UID, as kubelet cleans up after a RunPodSandbox that failed.
+func (r *podRun) removeSandboxes(ctx context.Context) []error {
+	var errs []error
+	ids := map[string]bool{}
+	if r.sandboxID != "" {
+		ids[r.sandboxID] = true
+	}
+	list, err := r.n.cfg.Runtime.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{
+		Filter: &runtimeapi.PodSandboxFilter{LabelSelector: map[string]string{configgen.LabelPodUID: string(r.pod.UID)}},
+	})
+	if err != nil {
+		errs = append(errs, fmt.Errorf("ListPodSandbox: %w", err))
+	}
+	for _, sb := range list.GetItems() {
+		ids[sb.Id] = true
+	}
+	for id := range ids {
+		if _, err := r.n.cfg.Runtime.StopPodSandbox(ctx, &runtimeapi.StopPodSandboxRequest{PodSandboxId: id}); err != nil {
+			errs = append(errs, fmt.Errorf("StopPodSandbox %s: %w", id, err))
+		}
+		if _, err := r.n.cfg.Runtime.RemovePodSandbox(ctx, &runtimeapi.RemovePodSandboxRequest{PodSandboxId: id}); err != nil {
+			errs = append(errs, fmt.Errorf("RemovePodSandbox %s: %w", id, err))
+		}
+	}
+	return errs
+}
