@@ -145,6 +145,23 @@ func TestExitStatuses(t *testing.T) {
 	}
 }
 
+func TestDirectoryInput(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(strings.Replace(fullPod, "name: p,", "name: second,", 1)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "ns"}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a manifest"), 0o644))
+	code, out, stderr := cli(t, "", "render", dir)
+	require.Equal(t, exitOK, code, stderr)
+	d := decode(t, out)
+	require.Len(t, d.Pods, 1)
+	assert.Equal(t, "second", d.Pods[0].Name)
+
+	empty := t.TempDir()
+	code, _, stderr = cli(t, "", "render", empty)
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, "no .yaml, .yml or .json file in the directory")
+}
+
 func TestInputOver64MiBIsRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	big := io.MultiReader(strings.NewReader(fullPod), bytes.NewReader(bytes.Repeat([]byte("#"), 64<<20)))

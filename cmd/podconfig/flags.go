@@ -54,7 +54,8 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 
 Renders the pods of Kubernetes manifests as kubelet v1.37 would start them on a Linux node:
 per pod the CRI sandbox config, per container the CRI container config, environment, /etc/hosts
-file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input) holding Pods,
+file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input; a directory,
+its .yaml, .yml and .json files) holding Pods,
 Deployments, StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs or
 Lists of them, the ConfigMaps, Secrets, Services and Node they use, and optionally a
 RenderContext document (podIPs, imageUsers, restartCount, scheduledTime). Other kinds are

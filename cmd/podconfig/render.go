@@ -54,7 +54,11 @@ type containerResult struct {
 // render reads the inputs and renders every pod.
 func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	inputs := make([]manifest.Input, 0, len(cfg.files))
-	for _, name := range cfg.files {
+	names, err := expandDirs(cfg.files)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
 		if name == "-" {
 			inputs = append(inputs, manifest.Input{Name: "stdin", Reader: stdin})
 			continue
@@ -101,6 +105,37 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	}
 	if len(bundle.Pods) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
+	}
+	return out, nil
+}
+
+// expandDirs replaces each directory among names with its .yaml, .yml and .json files, in name
+// order, as kubectl -f does (not recursively).
+func expandDirs(names []string) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		fi, err := os.Stat(name)
+		if name == "-" || err != nil || !fi.IsDir() {
+			out = append(out, name) // a missing file fails when it is opened, naming it
+			continue
+		}
+		entries, err := os.ReadDir(name)
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		for _, e := range entries {
+			switch filepath.Ext(e.Name()) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					out = append(out, filepath.Join(name, e.Name()))
+					found = true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%s: no .yaml, .yml or .json file in the directory", name)
+		}
 	}
 	return out, nil
 }
