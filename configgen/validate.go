@@ -27,6 +27,7 @@ import (
 //   - names that become host path elements are single elements of at most 255 bytes;
 //   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
 //     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
+//   - environment variable names are not empty and hold no '=';
 //   - hostPID and hostIPC are refused when hostUsers is false;
 //   - dnsConfig nameservers are IP addresses, searches DNS subdomains, and option names and values
 //     single words, since the runtime writes them into the container's resolv.conf.
@@ -375,9 +376,9 @@ func (v *validator) container(c *v1.Container) {
 	v.path("terminationMessagePath", c.TerminationMessagePath)
 	v.text("terminationMessagePolicy", string(c.TerminationMessagePolicy))
 	for i, e := range c.Env {
-		if v.err == nil && (badByte(e.Name, true) >= 0 || strings.IndexByte(e.Value, 0) >= 0) {
+		if v.err == nil && (envNameProblem(e.Name) != "" || strings.IndexByte(e.Value, 0) >= 0) {
 			f := fmt.Sprintf("env[%d]", i)
-			if why := badText(e.Name, true); why != "" {
+			if why := envNameProblem(e.Name); why != "" {
 				v.fail(f+".name", why)
 			} else {
 				v.fail(f+".value", nulText(e.Value))
@@ -475,11 +476,11 @@ type commandLine struct {
 // strings in CRI; values are bytes, which may be any binary data but are cut at a NUL by execve.
 func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
 	for _, e := range envs {
-		if badByte(e.Name, true) < 0 && strings.IndexByte(e.Value, 0) < 0 {
+		if envNameProblem(e.Name) == "" && strings.IndexByte(e.Value, 0) < 0 {
 			continue
 		}
 		v := validator{pod: pod, ctr: container}
-		if why := badText(e.Name, true); why != "" {
+		if why := envNameProblem(e.Name); why != "" {
 			v.fail("environment variable name "+strconv.Quote(e.Name), why)
 		} else {
 			v.fail("value of environment variable "+strconv.Quote(e.Name), nulText(e.Value))
@@ -487,6 +488,21 @@ func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
 		return v.err
 	}
 	return nil
+}
+
+// envNameProblem is why an environment variable's name is refused, or "". The runtime hands the
+// process NAME=value, so a name must be non-empty and hold no '=' (the API server's
+// IsRelaxedEnvVarName), besides the UTF-8 and NUL rules of every string.
+func envNameProblem(name string) string {
+	switch {
+	case name == "":
+		return "must not be empty"
+	case badByte(name, true) >= 0:
+		return badText(name, true)
+	case strings.IndexByte(name, '=') >= 0:
+		return "must not contain '='"
+	}
+	return ""
 }
 
 // nulText is why a value holding a NUL is refused.

@@ -236,6 +236,12 @@ func TestNodeSideValidation(t *testing.T) {
 		{name: "DNS option value with a newline", edit: func(p *v1.Pod, _ *v1.Container) {
 			p.Spec.DNSConfig = &v1.PodDNSConfig{Options: []v1.PodDNSConfigOption{{Name: "ndots", Value: ptr.To("1\nnameserver 6.6.6.6")}}}
 		}, wantErr: `invalid spec.dnsConfig.options[0].value: must not contain whitespace or control characters`},
+		{name: "env name with = would set another variable in the runtime's NAME=value", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.Env = append(c.Env, v1.EnvVar{Name: "LD_PRELOAD=/tmp/x.so X", Value: "y"})
+		}, wantErr: `container "web": invalid env[2].name: must not contain '='`},
+		{name: "empty env name", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.Env = append(c.Env, v1.EnvVar{Name: "", Value: "y"})
+		}, wantErr: `container "web": invalid env[2].name: must not be empty`},
 		{name: "256-byte container name", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Name = string(make256('c'))
 		}, wantErr: `must be at most 255 bytes`},
@@ -288,4 +294,25 @@ func TestValidationAcceptsPrivilegedBidirectionalAndValidText(t *testing.T) {
 func TestValidateNilInputs(t *testing.T) {
 	require.ErrorIs(t, configgen.ValidatePod(nil), configgen.ErrInvalidPod)
 	require.ErrorIs(t, configgen.ValidateContainer(&v1.Pod{}, nil), configgen.ErrInvalidPod)
+}
+
+// An environment variable's name reaches the runtime as NAME=value: a name built from an envFrom
+// prefix (or a ConfigMap key that never passed an API server) holding '=' is refused once built,
+// before any host effect.
+func TestValidationRefusesEnvFromNamesWithEquals(t *testing.T) {
+	gen, effects, node := validationNodeWith(t, nil)
+	node.Objects.Add(cm("shop", "eq", map[string]string{"PATH=/tmp/evil:/bin": "x"}))
+	for _, from := range []v1.EnvFromSource{
+		{Prefix: "A=", ConfigMapRef: &v1.ConfigMapEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "eq"}}},
+		{ConfigMapRef: &v1.ConfigMapEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "eq"}}},
+	} {
+		pod := samplePod()
+		c := &pod.Spec.Containers[0]
+		c.EnvFrom = []v1.EnvFromSource{from}
+		before := effects.count()
+		_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: c, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+		require.ErrorIs(t, err, configgen.ErrInvalidPod)
+		assert.ErrorContains(t, err, `PATH=/tmp/evil:/bin": must not contain '='`)
+		assert.Equal(t, before, effects.count(), "a host effect before the validation error")
+	}
 }
