@@ -24,7 +24,8 @@ import (
 //   - every string that reaches a CRI message is valid UTF-8 (protobuf refuses to marshal anything
 //     else), and those that become host paths, files, process arguments or kernel settings hold no
 //     NUL byte (the kernel would cut them there);
-//   - names that become host path elements are single elements of at most 255 bytes;
+//   - names that become host path elements are single elements of at most 255 bytes, and no two
+//     containers of the pod share a name;
 //   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
 //     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
 //   - environment variable names are not empty and hold no '=';
@@ -179,6 +180,7 @@ func (v *validator) podFields() {
 	if dc := p.Spec.DNSConfig; dc != nil {
 		v.dnsConfig(dc)
 	}
+	v.uniqueContainerNames()
 	v.path("spec.hostname", p.Spec.Hostname)
 	v.path("spec.subdomain", p.Spec.Subdomain)
 	for i, a := range p.Spec.HostAliases {
@@ -225,6 +227,55 @@ func (v *validator) podFields() {
 	}
 	for i, s := range sc.Sysctls {
 		v.sysctl(i, s)
+	}
+}
+
+// uniqueContainerNames refuses two containers of a pod (regular, init or ephemeral) with one name,
+// as the API server does: the name is a host path element of the container's log directory,
+// its subPath bind targets and its termination-message directory, which two containers would
+// share. Names are compared in the API server's order (regular, init, ephemeral), so the error
+// names the later of the two.
+func (v *validator) uniqueContainerNames() {
+	s := &v.pod.Spec
+	n := len(s.Containers) + len(s.InitContainers) + len(s.EphemeralContainers)
+	if n < 2 || v.err != nil {
+		return
+	}
+	// at is the i-th container in that order: its list, its index there and its name.
+	at := func(i int) (list string, index int, name string) {
+		switch {
+		case i < len(s.Containers):
+			return "spec.containers", i, s.Containers[i].Name
+		case i < len(s.Containers)+len(s.InitContainers):
+			i -= len(s.Containers)
+			return "spec.initContainers", i, s.InitContainers[i].Name
+		default:
+			i -= len(s.Containers) + len(s.InitContainers)
+			return "spec.ephemeralContainers", i, s.EphemeralContainers[i].Name
+		}
+	}
+	// A pod has a few containers: comparing pairs allocates nothing. A hostile pod with
+	// thousands gets a set instead of a quadratic walk.
+	var seen map[string]struct{}
+	if n > 32 {
+		seen = make(map[string]struct{}, n)
+	}
+	for i := 0; i < n; i++ {
+		list, idx, ni := at(i)
+		dup := false
+		if seen != nil {
+			_, dup = seen[ni]
+			seen[ni] = struct{}{}
+		} else {
+			for j := 0; j < i && !dup; j++ {
+				_, _, nj := at(j)
+				dup = nj == ni
+			}
+		}
+		if dup {
+			v.fail(list+"["+strconv.Itoa(idx)+"].name", strconv.Quote(ni)+" is also the name of another container of the pod")
+			return
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package configgen_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -242,6 +243,18 @@ func TestNodeSideValidation(t *testing.T) {
 		{name: "empty env name", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Env = append(c.Env, v1.EnvVar{Name: "", Value: "y"})
 		}, wantErr: `container "web": invalid env[2].name: must not be empty`},
+		{name: "an init container named as a regular one shares its log and subPath directories", edit: func(p *v1.Pod, c *v1.Container) {
+			p.Spec.InitContainers = append(p.Spec.InitContainers, v1.Container{Name: c.Name, Image: "init:1"})
+		}, wantErr: `invalid spec.initContainers[0].name: "web" is also the name of another container of the pod`},
+		{name: "an ephemeral container named as a regular one", edit: func(p *v1.Pod, c *v1.Container) {
+			p.Spec.EphemeralContainers = append(p.Spec.EphemeralContainers, v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: c.Name, Image: "debug:1"}})
+		}, wantErr: `invalid spec.ephemeralContainers[0].name: "web" is also the name of another container of the pod`},
+		{name: "a duplicate among many containers", edit: func(p *v1.Pod, _ *v1.Container) {
+			for i := 0; i < 40; i++ {
+				p.Spec.Containers = append(p.Spec.Containers, v1.Container{Name: fmt.Sprintf("c%d", i), Image: "x:1"})
+			}
+			p.Spec.InitContainers = append(p.Spec.InitContainers, v1.Container{Name: "c39", Image: "init:1"})
+		}, wantErr: `invalid spec.initContainers[0].name: "c39" is also the name of another container of the pod`},
 		{name: "256-byte container name", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Name = string(make256('c'))
 		}, wantErr: `must be at most 255 bytes`},
