@@ -1,7 +1,6 @@
 package mounts
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -13,32 +12,10 @@ import (
 // which the CRI mount's host path cannot carry. An empty subPath is valid and means the volume
 // root.
 func ValidateSubPath(subPath string) error {
-	if strings.HasPrefix(subPath, "/") {
-		return newError(ErrInvalidSubPath, fmt.Sprintf("error SubPath `%s` must not be an absolute path", subPath), nil)
-	}
-	if why := pathelem.CheckText(subPath); why != "" {
-		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath %q: %s", subPath, why), nil)
-	}
-	if hasDotDotElement(subPath) {
-		return newError(ErrInvalidSubPath, fmt.Sprintf("unable to provision SubPath `%s`: must not contain '..'", subPath), nil)
+	if msg := pathelem.CheckSubPath(subPath); msg != "" {
+		return newError(ErrInvalidSubPath, msg, nil)
 	}
 	return nil
-}
-
-// hasDotDotElement reports whether any "/"-separated element of p is "..", without allocating.
-func hasDotDotElement(p string) bool {
-	for p != "" {
-		elem := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			elem, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
-		if elem == ".." {
-			return true
-		}
-	}
-	return false
 }
 
 // ValidateName checks that name can be used as one host path element: what podconfig requires of

@@ -52,6 +52,10 @@ func openat2Beneath(baseFD int, basePath string, elems []string, dirOnly bool) (
 		}
 		switch err {
 		case nil:
+		case unix.ENAMETOOLONG:
+			// A path longer than PATH_MAX cannot go to openat2 in one piece; the walk takes it
+			// one element at a time, so both resolvers accept the same paths.
+			return walkBeneath(baseFD, basePath, elems, dirOnly)
 		case unix.ELOOP, unix.EXDEV:
 			return -1, nil, &kindError{Kind: ErrUnexpectedFile, Msg: fmt.Sprintf("unexpected symlink found %s", full), Cause: err}
 		case unix.ENOTDIR:

@@ -25,7 +25,10 @@ import (
 // mounted file is the one that was checked. A subPath that resolves outside the volume is an
 // error matching ErrOutsideBase; a FIFO, socket or regular file in the middle of the path is an
 // error, and a FIFO is only ever opened with O_PATH. Names that are not single path elements fail
-// with ErrInvalidName before any path is built.
+// with ErrInvalidName before any path is built. sp.Path and sp.VolumePath must be absolute and
+// free of NUL and invalid UTF-8, and sp.Path clean and inside sp.VolumePath; otherwise the error
+// matches mounts.ErrInvalidSubPath. A path that is not clean is refused, not normalised as text:
+// "l/../f" with l a symlink names something else once resolved.
 //
 // A target that is already a mount of the same file is reused; one of a different file is lazily
 // unmounted and replaced; a corrupted one (ENOTCONN, ESTALE, EIO, EACCES, EHOSTDOWN, EWOULDBLOCK)
@@ -44,6 +47,9 @@ func (l *Linux) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error) {
 	noop := func() {}
 	target, err := BindTarget(sp.PodDir, sp.VolumeName, sp.ContainerName, sp.VolumeMountIndex)
 	if err != nil {
+		return "", noop, err
+	}
+	if err := checkSubpathInputs(sp.Path, sp.VolumePath); err != nil {
 		return "", noop, err
 	}
 	srcFD, src, err := l.openSubpath(sp.Path, sp.VolumePath)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,9 +24,13 @@ const maxSymlinks = 40
 // meanwhile makes the call fail instead of creating anything outside base. A final element that
 // is not a directory gives a *os.PathError with ENOTDIR; a failed mkdirat is
 // "cannot create directory <path>: <errno>", so errors.Is(err, os.ErrExist) works.
+//
+// Its inputs are checked first, with mounts.ValidateSubPath's rules and texts (category
+// mounts.ErrInvalidSubPath): base must be an absolute path, and subdir a relative path (empty for base itself)
+// with no ".." element, NUL byte or invalid UTF-8.
 func (l *Linux) SafeMakeDir(subdir, base string, perm os.FileMode) error {
-	if strings.ContainsRune(subdir, 0) || strings.ContainsRune(base, 0) {
-		return &kindError{Kind: ErrInvalidName, Msg: fmt.Sprintf("path %q in %q must not contain NUL", subdir, base)}
+	if err := checkMakeDirInputs(subdir, base); err != nil {
+		return err
 	}
 	realBase, err := filepath.EvalSymlinks(base)
 	if err != nil {

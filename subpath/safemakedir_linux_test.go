@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/subpath"
 )
 
@@ -62,9 +63,9 @@ func TestSafeMakeDir(t *testing.T) {
 			check:  created("real"),
 		},
 		{
-			name:   "subdir escaping with .. is rejected",
+			name:   "subdir escaping with .. is rejected as a subPath",
 			subdir: "../outside/x",
-			check:  fails(subpath.ErrOutsideBase, "path ${R}/outside/x is outside of allowed base ${R}/vol"),
+			check:  fails(mounts.ErrInvalidSubPath, "unable to provision SubPath `../outside/x`: must not contain '..'"),
 		},
 		{
 			name: "absolute symlink out of the volume in the middle is rejected",
@@ -180,7 +181,7 @@ func TestSafeMakeDir(t *testing.T) {
 		{
 			name:   "subdir with NUL is rejected",
 			subdir: "a\x00b",
-			check:  fails(subpath.ErrInvalidName, ""),
+			check:  fails(mounts.ErrInvalidSubPath, ""),
 		},
 	}
 	for backend, opts := range backends() {

@@ -81,3 +81,35 @@ func FirstBad(s string, noNUL bool) int {
 	}
 	return -1
 }
+
+// CheckSubPath returns why subPath cannot be a subPath of a volume, in kubelet's words where
+// kubelet has them (makeMounts), or "" when it can: it must be relative, have no ".." element,
+// hold no NUL byte and be valid UTF-8. An empty subPath is valid and means the volume's root.
+func CheckSubPath(subPath string) string {
+	if strings.HasPrefix(subPath, "/") {
+		return "error SubPath `" + subPath + "` must not be an absolute path"
+	}
+	if why := CheckText(subPath); why != "" {
+		return "unable to provision SubPath " + strconv.Quote(subPath) + ": " + why
+	}
+	if hasDotDotElement(subPath) {
+		return "unable to provision SubPath `" + subPath + "`: must not contain '..'"
+	}
+	return ""
+}
+
+// hasDotDotElement reports whether any "/"-separated element of p is "..", without allocating.
+func hasDotDotElement(p string) bool {
+	for p != "" {
+		elem := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			elem, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
+}
