@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // HostnameMaxLen is the longest hostname kubelet gives a pod: the kernel's 64-byte field less the
@@ -35,7 +34,7 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 	}
 	if pod.Spec.HostnameOverride != nil {
 		override := *pod.Spec.HostnameOverride
-		if msgs := validation.IsDNS1123Subdomain(override); len(msgs) != 0 {
+		if msgs := dns1123SubdomainErrors(override); len(msgs) != 0 {
 			return "", "", nil, invalidName("pod HostnameOverride %q is not a valid DNS subdomain: %s", override, msgs)
 		}
 		hostname, warnings, err = TruncatePodHostnameIfNeeded(pod.Name, override)
@@ -47,11 +46,11 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 
 	hostname = pod.Name
 	if pod.Spec.Hostname != "" {
-		if msgs := validation.IsDNS1123Label(pod.Spec.Hostname); len(msgs) != 0 {
+		if msgs := dns1123LabelErrors(pod.Spec.Hostname); len(msgs) != 0 {
 			return "", "", nil, invalidName("pod Hostname %q is not a valid DNS label: %s", pod.Spec.Hostname, msgs)
 		}
 		hostname = pod.Spec.Hostname
-	} else if msgs := validation.IsDNS1123Subdomain(pod.Name); len(msgs) != 0 {
+	} else if msgs := dns1123SubdomainErrors(pod.Name); len(msgs) != 0 {
 		return "", "", nil, invalidName("pod name %q is not a valid DNS subdomain: %s", pod.Name, msgs)
 	}
 	hostname, warnings, err = TruncatePodHostnameIfNeeded(pod.Name, hostname)
@@ -60,11 +59,11 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 	}
 
 	if pod.Spec.Subdomain != "" {
-		if msgs := validation.IsDNS1123Label(pod.Spec.Subdomain); len(msgs) != 0 {
+		if msgs := dns1123LabelErrors(pod.Spec.Subdomain); len(msgs) != 0 {
 			return "", "", warnings, invalidName("pod Subdomain %q is not a valid DNS label: %s", pod.Spec.Subdomain, msgs)
 		}
 		if pod.Namespace != "" {
-			if msgs := validation.IsDNS1123Label(pod.Namespace); len(msgs) != 0 {
+			if msgs := dns1123LabelErrors(pod.Namespace); len(msgs) != 0 {
 				return "", "", warnings, invalidName("pod namespace %q is not a valid DNS label: %s", pod.Namespace, msgs)
 			}
 		}
