@@ -12,6 +12,7 @@ import (
 
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/envfile"
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // fileKey resolves a fileKeyRef (kubelet: the FileKeyRef case of makeEnvironmentVariables, gate
@@ -89,7 +90,7 @@ var (
 // component and one allocation. A symlink, an error other than not-existing, or a ".." sends the
 // whole join to SecureJoinVFS, so results and errors are always its own.
 func secureJoin(root, unsafePath string, fsys EnvFileFS) (string, error) {
-	if filepath.Separator != '/' || hasDotDotElem(root) || hasDotDotElem(unsafePath) {
+	if filepath.Separator != '/' || pathelem.HasDotDot(root) || pathelem.HasDotDot(unsafePath) {
 		return securejoin.SecureJoinVFS(root, unsafePath, fsys)
 	}
 	base := filepath.Clean(root)
@@ -115,20 +116,4 @@ func secureJoin(root, unsafePath string, fsys EnvFileFS) (string, error) {
 		i = end
 	}
 	return full, nil
-}
-
-// hasDotDotElem reports whether the slash-separated path p has a ".." element.
-func hasDotDotElem(p string) bool {
-	for p != "" {
-		elem := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			elem, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
-		if elem == ".." {
-			return true
-		}
-	}
-	return false
 }

@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 const (
@@ -96,7 +97,7 @@ type HostsFileOptions struct {
 // SELinuxRelabel: true}. PodDir must be absolute and free of "..". The content is built and validated before anything is written, so an
 // invalid pod leaves the host untouched.
 func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
-	if !filepath.IsAbs(opts.PodDir) || hasDotDotElem(opts.PodDir) {
+	if !filepath.IsAbs(opts.PodDir) || pathelem.HasDotDot(opts.PodDir) {
 		return "", &kindError{Kind: ErrInvalidPodDir, Msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
 	}
 	var content []byte
@@ -122,20 +123,4 @@ func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 		return "", err
 	}
 	return path, nil
-}
-
-// hasDotDotElem reports whether the slash-separated path p has a ".." element.
-func hasDotDotElem(p string) bool {
-	for p != "" {
-		elem := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			elem, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
-		if elem == ".." {
-			return true
-		}
-	}
-	return false
 }

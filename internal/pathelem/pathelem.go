@@ -92,14 +92,16 @@ func CheckSubPath(subPath string) string {
 	if why := CheckText(subPath); why != "" {
 		return "unable to provision SubPath " + strconv.Quote(subPath) + ": " + why
 	}
-	if hasDotDotElement(subPath) {
+	if HasDotDot(subPath) {
 		return "unable to provision SubPath `" + subPath + "`: must not contain '..'"
 	}
 	return ""
 }
 
-// hasDotDotElement reports whether any "/"-separated element of p is "..", without allocating.
-func hasDotDotElement(p string) bool {
+// HasDotDot reports whether any "/"-separated element of p is "..", without allocating: the
+// check every relative path a pod names (a subPath, a fileKeyRef path, the etc-hosts path's
+// parts) passes before it is joined to a host directory.
+func HasDotDot(p string) bool {
 	for p != "" {
 		elem := p
 		if i := strings.IndexByte(p, '/'); i >= 0 {

@@ -29,3 +29,25 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestHasDotDot(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"", false},
+		{"a/b", false},
+		{"..", true},
+		{"../a", true},
+		{"a/..", true},
+		{"a/../b", true},
+		{"/..", true},
+		{"a//..//b", true},
+		{"..a/b..", false},
+		{"...", false},
+		{"a/./b", false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, HasDotDot(tc.path), "%q", tc.path)
+	}
+}
