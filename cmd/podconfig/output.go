@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/podconfig/podconfig/configgen"
 )
@@ -65,7 +64,7 @@ func write(w io.Writer, format string, res *result) error {
 		return err
 	}
 	if format == "yaml" {
-		if doc, err = yaml.JSONToYAML(doc); err != nil {
+		if doc, err = jsonToYAML(doc); err != nil {
 			return err
 		}
 	}
