@@ -41,24 +41,40 @@ teardown() {
     for _ in $(seq 50); do kill -0 "$containerd_pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$containerd_pid" 2>/dev/null
   fi
-  # Containers the suite did not remove (a test that failed half-way): kill them through runc,
-  # which knows them by our private root, then their shims, which name our socket.
+  # Containers the suite did not remove (a test that failed or was interrupted half-way): kill
+  # them through runc, which knows them under our private root (<root>/<namespace>/<id>), and
+  # their shims, which name our socket; then anything still inside our cgroups.
   if [ -d "$work/runc" ]; then
-    for ns in "$work"/runc/*/; do
-      [ -d "$ns" ] || continue
-      for id in $(runc --root "$ns" list -q 2>/dev/null); do
-        runc --root "$ns" kill "$id" KILL 2>/dev/null
-        runc --root "$ns" delete -f "$id" 2>/dev/null
-      done
+    for state in $(find "$work/runc" -name state.json 2>/dev/null); do
+      local id root
+      id=$(basename "$(dirname "$state")")
+      root=$(dirname "$(dirname "$state")")
+      runc --root "$root" kill "$id" KILL 2>/dev/null
+      runc --root "$root" delete -f "$id" 2>/dev/null
     done
   fi
   for pid in $(pgrep -f -- "-address $sock" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+  local procs
+  for _ in $(seq 50); do
+    procs=$(find /sys/fs/cgroup/*/"$cgroup_root" /sys/fs/cgroup/"$cgroup_root" -name cgroup.procs \
+      -exec cat {} + 2>/dev/null | sort -u)
+    [ -z "$procs" ] && break
+    kill -9 $procs 2>/dev/null
+    sleep 0.1
+  done
+  # The shims' sockets: containerd 1.6 names them /run/containerd/s/<sha256 of address/ns/id>.
+  for task in "$work"/state/io.containerd.runtime.v2.task/*/*/; do
+    [ -d "$task" ] || continue
+    local ns id
+    id=$(basename "$task"); ns=$(basename "$(dirname "$task")")
+    rm -f "/run/containerd/s/$(printf '%s' "$sock/$ns/$id" | sha256sum | cut -d' ' -f1)"
+  done
   # Mounts (rootfs, subPath binds, network namespaces) below the work directory, deepest first.
   grep -F " $work" /proc/self/mountinfo | awk '{print $5}' | sort -r | while read -r m; do
     umount -l "$m" 2>/dev/null
   done
   for ctl in /sys/fs/cgroup/*/ /sys/fs/cgroup/; do
-    [ -d "$ctl$cgroup_root" ] && find "$ctl$cgroup_root" -depth -type d -exec rmdir {} + 2>/dev/null
+    [ -d "$ctl$cgroup_root" ] && find "$ctl$cgroup_root" -depth -type d -exec rmdir {} \; 2>/dev/null
   done
   if [ "$run_dir_existed" = no ]; then
     rmdir /run/containerd/s /run/containerd 2>/dev/null
@@ -67,13 +83,14 @@ teardown() {
   left=$(grep -cF " $work" /proc/self/mountinfo)
   if [ "$left" != 0 ]; then echo "e2e teardown: $left mounts left below $work"; rc=1; fi
   if pgrep -f -- "$sock" >/dev/null; then echo "e2e teardown: processes left"; pgrep -af -- "$sock"; rc=1; fi
-  if ls -d /sys/fs/cgroup/*/"$cgroup_root" /sys/fs/cgroup/"$cgroup_root" 2>/dev/null; then
+  if compgen -G "/sys/fs/cgroup/*/$cgroup_root" >/dev/null || [ -d "/sys/fs/cgroup/$cgroup_root" ]; then
     echo "e2e teardown: cgroups left"; rc=1
   fi
   if [ "$rc" != 0 ] && [ -f "$work/containerd.log" ]; then
     echo "--- containerd log (last 40 lines)"; tail -40 "$work/containerd.log"
   fi
-  rm -rf "$work"
+  # Never remove a directory something is still mounted below: the removal would go through it.
+  if [ "$left" = 0 ]; then rm -rf "$work"; fi
   echo "stage 30-e2e took $(( $(date +%s) - stage_start )) s"
   exit "$rc"
 }
