@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
@@ -32,8 +33,8 @@ func (r *podRun) teardown(ctx context.Context) error {
 	r.mu.Unlock()
 	for i := len(created) - 1; i >= 0; i-- {
 		id := created[i]
-		if _, err := rt.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: id, Timeout: grace}); err != nil {
-			errs = append(errs, fmt.Errorf("StopContainer %s: %w", id, err))
+		if err := r.stopContainer(ctx, id, grace); err != nil {
+			errs = append(errs, err)
 		}
 		if _, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: id}); err != nil {
 			errs = append(errs, fmt.Errorf("RemoveContainer %s: %w", id, err))
@@ -72,6 +73,28 @@ func (r *podRun) teardown(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// stopContainer stops a container, retrying as kubelet's next sync would when the runtime fails
+// (containerd 1.6 can lose its shim connection to a container that is exiting at that moment);
+// a container the runtime reports exited counts as stopped.
+func (r *podRun) stopContainer(ctx context.Context, id string, grace int64) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = r.n.cfg.Runtime.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: id, Timeout: grace}); err == nil {
+			return nil
+		}
+		st, serr := r.n.cfg.Runtime.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: id})
+		if serr == nil && st.GetStatus().GetState() == runtimeapi.ContainerState_CONTAINER_EXITED {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("StopContainer %s: %w", id, err)
+		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("StopContainer %s: %w", id, err)
 }
 
 // removeSandboxes stops and removes the pod's sandbox and any other sandbox the runtime holds for
