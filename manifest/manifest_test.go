@@ -114,6 +114,17 @@ func TestWorkloadPods(t *testing.T) {
 			},
 		},
 		{
+			name: "an Indexed Job with backoffLimitPerIndex counts no failure yet",
+			doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: b}\nspec:\n  completionMode: Indexed\n  completions: 2\n  backoffLimitPerIndex: 1\n" +
+				"  template:\n    spec: " + container,
+			wantNames: []string{"b-0-qxkfn"}, wantOwner: "batch/v1 Job b", wantHost: "b-0",
+			check: func(t *testing.T, pod *v1.Pod) {
+				assert.Equal(t, map[string]string{
+					"batch.kubernetes.io/job-completion-index": "0", "batch.kubernetes.io/job-index-failure-count": "0",
+				}, pod.Annotations)
+			},
+		},
+		{
 			name: "a Job with a manual selector gets no selector labels",
 			doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  manualSelector: true\n  selector: {matchLabels: {a: b}}\n" +
 				"  template:\n    metadata: {labels: {a: b}}\n    spec: " + container,

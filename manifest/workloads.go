@@ -367,7 +367,8 @@ func (r *reader) cronJobJob(cj *batchv1.CronJob) *batchv1.Job {
 
 // jobPods are the Job controller's Pods: the selector labels the API server adds to the template
 // on create (unless spec.manualSelector), the tracking finalizer, and for an Indexed Job the
-// completion index as annotation, label, hostname, name prefix and JOB_COMPLETION_INDEX.
+// completion index as annotation, label, hostname, name prefix and JOB_COMPLETION_INDEX, and with
+// backoffLimitPerIndex a failure count of 0.
 func (r *reader) jobPods(job *batchv1.Job) ([]*v1.Pod, error) {
 	uid := job.UID
 	if uid == "" {
@@ -408,6 +409,10 @@ func (r *reader) jobPods(job *batchv1.Job) ([]*v1.Pod, error) {
 		if indexed {
 			index := strconv.Itoa(i)
 			pod.Annotations = withLabel(pod.Annotations, annotationCompletionIndex, index)
+			if job.Spec.BackoffLimitPerIndex != nil {
+				// The index's first pod: no failures counted yet (addIndexFailureCountAnnotation).
+				pod.Annotations[batchv1.JobIndexFailureCountAnnotation] = "0"
+			}
 			pod.Labels = withLabel(pod.Labels, annotationCompletionIndex, index)
 			pod.Spec.Hostname = fmt.Sprintf("%s-%d", job.Name, i)
 			pod.GenerateName = indexedGenerateName(job.Name, i)
