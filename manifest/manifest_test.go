@@ -93,6 +93,15 @@ func TestWorkloadPods(t *testing.T) {
 			},
 		},
 		{
+			name: "a DaemonSet saved from a cluster keeps its template generation",
+			doc: "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, generation: 9, annotations: {deprecated.daemonset.template.generation: '4'}}\n" +
+				"spec:\n  template:\n    metadata: {labels: {app: ds}}\n    spec: " + container,
+			wantNames: []string{"ds-fmkld"}, wantOwner: "apps/v1 DaemonSet ds",
+			check: func(t *testing.T, pod *v1.Pod) {
+				assert.Equal(t, "4", pod.Labels["pod-template-generation"])
+			},
+		},
+		{
 			name: "an Indexed Job's Pod has the completion index as annotation, label, hostname, name and env",
 			doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: pi, uid: 11111111-2222-3333-4444-555555555555}\nspec:\n  completionMode: Indexed\n  completions: 4\n" +
 				"  template:\n    spec:\n      restartPolicy: Never\n      initContainers: [{name: init, image: i}]\n      containers: [{name: pi, image: perl}]",
@@ -255,6 +264,8 @@ func TestReadErrors(t *testing.T) {
 			manifest.Options{}, `in.yaml: document 1 (Pod p): error unmarshaling JSON: while decoding JSON: json: unknown field "volumeMount"`},
 		{"a document without kind", "apiVersion: v1\nmetadata: {name: p}", manifest.Options{}, "in.yaml: document 1: no kind"},
 		{"YAML that does not parse", "apiVersion: v1\nkind: [", manifest.Options{}, "in.yaml: document 1: error converting YAML to JSON"},
+		{"a DaemonSet template generation that is no number", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, annotations: {deprecated.daemonset.template.generation: x}}\nspec:\n  template:\n    spec: " + container,
+			manifest.Options{}, `in.yaml: document 1 (DaemonSet ds): annotation deprecated.daemonset.template.generation: "x" is not a number`},
 		{"a Pod without name", "apiVersion: v1\nkind: Pod\nspec: " + container, manifest.Options{}, "in.yaml: document 1 (Pod): metadata.name or metadata.generateName is required"},
 		{"two Nodes", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}", manifest.Options{}, `in.yaml: document 2 (Node b): more than one Node (the first is "a")`},
 		{"an ordinal past a Deployment's replicas", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replicas: 2\n  template:\n    spec: " + container,

@@ -284,9 +284,15 @@ func setStatefulSetStorage(set *appsv1.StatefulSet, pod *v1.Pod, ordinal int) {
 // (CreatePodTemplate), the controller's tolerations and a node affinity for the node.
 func (r *reader) daemonSetPods(ds *appsv1.DaemonSet, node string) ([]*v1.Pod, error) {
 	hash := computeHash(&ds.Spec.Template, ds.Status.CollisionCount)
-	generation := ds.Generation
-	if generation == 0 {
-		generation = 1 // the API server's on create
+	// The template generation is the deprecated annotation the API server sets to 1 when the
+	// DaemonSet is created and raises on each template change (util.GetTemplateGeneration).
+	generation := int64(1)
+	if v, ok := ds.Annotations[appsv1.DeprecatedTemplateGeneration]; ok {
+		g, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("annotation %s: %q is not a number", appsv1.DeprecatedTemplateGeneration, v)
+		}
+		generation = g
 	}
 	template := ds.Spec.Template.DeepCopy()
 	template.Labels = withLabel(template.Labels, labelTemplateGeneration, strconv.FormatInt(generation, 10))
