@@ -110,6 +110,7 @@ func TestExitStatuses(t *testing.T) {
 		{"an unknown flag is a usage error", []string{"render", "--nope", file}, "", exitUsage, "", "flag provided but not defined: -nope"},
 		{"an unknown output format is a usage error", []string{"render", "-o", "xml", file}, "", exitUsage, "", `-o "xml": want json, yaml or table`},
 		{"--replicas 0 is a usage error", []string{"render", "--replicas", "0", file}, "", exitUsage, "", "--replicas 0"},
+		{"an --ordinal that is no number is a usage error", []string{"render", "--ordinal", "x", file}, "", exitUsage, "", `invalid value "x" for flag -ordinal`},
 		{"a negative --ordinal is a usage error", []string{"render", "--ordinal", "-3", file}, "", exitUsage, "", "--ordinal -3"},
 		{"an unknown --cgroup-driver is a usage error", []string{"render", "--cgroup-driver", "cgroupv3", file}, "", exitUsage, "", `--cgroup-driver "cgroupv3"`},
 		{"--cgroup-version 3 is a usage error", []string{"render", "--cgroup-version", "3", file}, "", exitUsage, "", "--cgroup-version 3"},

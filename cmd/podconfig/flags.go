@@ -36,7 +36,8 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml or table")
 	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml or table (same as -o)")
 	fs.IntVar(&cfg.replicas, "replicas", 1, "how many pods to render per workload, from the first (capped by the workload's own count)")
-	fs.IntVar(&cfg.ordinal, "ordinal", -1, "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number")
+	cfg.ordinal = -1
+	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, with a warning, instead of failing")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
@@ -55,11 +56,10 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 Renders the pods of Kubernetes manifests as kubelet v1.37 would start them on a Linux node:
 per pod the CRI sandbox config, per container the CRI container config, environment, /etc/hosts
 file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input; a directory,
-its .yaml, .yml and .json files) holding Pods,
-Deployments, StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs or
-Lists of them, the ConfigMaps, Secrets, Services and Node they use, and optionally a
-RenderContext document (podIPs, imageUsers, restartCount, scheduledTime). Other kinds are
-skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
+its .yaml, .yml and .json files) holding Pods, Deployments, StatefulSets, DaemonSets,
+ReplicaSets, ReplicationControllers, Jobs, CronJobs or Lists of them, the ConfigMaps, Secrets,
+Services and Node they use, and optionally a RenderContext document (podIPs, imageUsers,
+restartCount, scheduledTime). Other kinds are skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
 a stable UID; a Service with no clusterIP gets a stable one in 10.96.0.0/16, as the API server
 would allocate one. When the input has none, a "kubernetes" Service (10.96.0.1:443) is assumed,
 and a Node named "node" with the --node-ip addresses, 4 CPUs and 16Gi of memory (15Gi
@@ -109,6 +109,25 @@ func (c *renderConfig) validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+// ordinalFlag is --ordinal over an int that is -1 until set, so that 0 can be asked for.
+type ordinalFlag struct{ n *int }
+
+func (o *ordinalFlag) String() string {
+	if o == nil || o.n == nil || *o.n < 0 {
+		return ""
+	}
+	return strconv.Itoa(*o.n)
+}
+
+func (o *ordinalFlag) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("%q: want a number", v)
+	}
+	*o.n = n
 	return nil
 }
 
