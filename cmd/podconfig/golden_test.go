@@ -45,3 +45,23 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenTable pins the -o table summary of a few manifests, <name>.table.golden.
+func TestGoldenTable(t *testing.T) {
+	for _, name := range []string{"shop.yaml", "statefulset-postgres.yaml", "pod-init-sidecar.yaml", "pod-restricted.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join("testdata", name)
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"render", "-o", "table", in}, nil, &stdout, &stderr)
+			require.Equal(t, exitOK, code, "stderr: %s", stderr.String())
+			golden := strings.TrimSuffix(in, filepath.Ext(in)) + ".table.golden"
+			if *update {
+				require.NoError(t, os.WriteFile(golden, stdout.Bytes(), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "no golden file: run go test ./cmd/podconfig -update")
+			assert.Equal(t, string(want), stdout.String(), "output differs from %s (go test ./cmd/podconfig -update rewrites it)", golden)
+		})
+	}
+}
