@@ -49,7 +49,8 @@ type Options struct {
 type Bundle struct {
 	// Pods are the Pods in document order; a workload's Pods are in replica order.
 	Pods []Pod
-	// ConfigMaps, Secrets and Services are the objects the Pods may refer to. A Secret's
+	// ConfigMaps, Secrets and Services are the objects the Pods may refer to, in their namespace
+	// as written (empty when the manifest names none; kubectl would use "default"). A Secret's
 	// stringData is folded into data, as the API server does.
 	ConfigMaps []*v1.ConfigMap
 	Secrets    []*v1.Secret
@@ -97,6 +98,7 @@ type DocumentError struct {
 	Err      error
 }
 
+// Error names the document, then the problem.
 func (e *DocumentError) Error() string { return e.Document + ": " + e.Err.Error() }
 
 // Unwrap returns the cause.
