@@ -4,7 +4,8 @@
 //
 //	bundle, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "app.yaml", Reader: f})
 //	for _, p := range bundle.Pods {
-//		// p.Pod is a Pod as kubelet would receive it; p.Source names its document.
+//		// p.Pod is the Pod its controller would create; p.Source names its document.
+//		// defaults.SetObjectDefaultsPod(p.Pod) adds what the API server would store.
 //	}
 //
 // Workloads become Pods the way their controllers make them, as of Kubernetes v1.37:
