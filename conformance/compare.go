@@ -24,6 +24,8 @@ type Diff struct {
 	Podconfig string
 	// KubeletErr and PodconfigErr are the errors of an error difference.
 	KubeletErr, PodconfigErr error
+	// Failed says both sides failed the container the difference is in.
+	Failed bool
 }
 
 func (d Diff) String() string {
@@ -71,7 +73,8 @@ func Compare(k, p *result.Result) []Diff {
 			diffs = append(diffs, compareProto(prefix, kc.Config, pc.Config)...)
 		}
 		if !bytes.Equal(kc.HostsFile, pc.HostsFile) {
-			diffs = append(diffs, Diff{Path: prefix + ".etcHosts", Kubelet: fmt.Sprintf("%q", kc.HostsFile), Podconfig: fmt.Sprintf("%q", pc.HostsFile)})
+			diffs = append(diffs, Diff{Path: prefix + ".etcHosts", Kubelet: fmt.Sprintf("%q", kc.HostsFile), Podconfig: fmt.Sprintf("%q", pc.HostsFile),
+				Failed: kc.Err != nil && pc.Err != nil})
 		}
 	}
 	return diffs
