@@ -261,7 +261,14 @@ func TestReadErrors(t *testing.T) {
 		wantErr string
 	}{
 		{"an unknown field names the document and the field", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b, volumeMount: []}]}",
-			manifest.Options{}, `in.yaml: document 1 (Pod p): error unmarshaling JSON: while decoding JSON: json: unknown field "volumeMount"`},
+			manifest.Options{}, `in.yaml: document 1 (Pod p): strict decoding error: unknown field "spec.containers[0].volumeMount"`},
+		{"an unquoted yes is a boolean, which a string field refuses, as kubectl and the API server refuse it",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b, env: [{name: DEBUG, value: yes}]}]}",
+			manifest.Options{}, `in.yaml: document 1 (Pod p): json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.value of type string`},
+		{"an unquoted number in a string field is refused", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    metadata: {labels: {version: 1.0}}\n    spec: " + container,
+			manifest.Options{}, `in.yaml: document 1 (Deployment d): json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string`},
+		{"an env name Y is a boolean in YAML 1.1", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b, env: [{name: Y, value: \"1\"}]}]}",
+			manifest.Options{}, `json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.name of type string`},
 		{"a document without kind", "apiVersion: v1\nmetadata: {name: p}", manifest.Options{}, "in.yaml: document 1: no kind"},
 		{"YAML that does not parse", "apiVersion: v1\nkind: [", manifest.Options{}, "in.yaml: document 1: error converting YAML to JSON"},
 		{"a DaemonSet template generation that is no number", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, annotations: {deprecated.daemonset.template.generation: x}}\nspec:\n  template:\n    spec: " + container,
@@ -275,7 +282,7 @@ func TestReadErrors(t *testing.T) {
 		{"an Indexed Job without completions", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  completionMode: Indexed\n  template:\n    spec: " + container,
 			manifest.Options{}, "in.yaml: document 1 (Job j): spec.completions is required for an Indexed Job"},
 		{"a List item's error names the item", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  spec: {bogus: 1}",
-			manifest.Options{}, `in.yaml: document 1 item 1 (Pod a): error unmarshaling JSON: while decoding JSON: json: unknown field "bogus"`},
+			manifest.Options{}, `in.yaml: document 1 item 1 (Pod a): strict decoding error: unknown field "spec.bogus"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -148,7 +150,7 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		r.bundle.Warnings = append(r.bundle.Warnings, source+": skipped: kind "+h.Kind+" makes no pod and is not read")
 		return nil
 	}
-	strict := func(v interface{}) error { return yaml.UnmarshalStrict(doc, v) }
+	strict := func(v interface{}) error { return decodeStrict(doc, v) }
 	if h.APIVersion != want {
 		if !removedVersions[h.Kind+" "+h.APIVersion] {
 			r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
@@ -157,7 +159,7 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		// The pod template of these removed versions is the same core/v1 PodTemplateSpec; their
 		// other fields that the current version dropped are ignored.
 		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: apiVersion %q of %s is no longer served by Kubernetes; read as %q", source, h.APIVersion, h.Kind, want))
-		strict = func(v interface{}) error { return yaml.Unmarshal(doc, v) }
+		strict = func(v interface{}) error { return decodeLenient(doc, v) }
 	}
 	switch h.Kind {
 	case "Pod":
@@ -236,6 +238,40 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		}
 	}
 	return nil
+}
+
+// decodeStrict decodes a document as kubectl and the API server do: the YAML becomes JSON on its
+// own, without looking at the target type (so an unquoted yes or 1 stays a boolean or a number,
+// which a string field refuses, instead of becoming "true" or "1"), and a duplicate key is an
+// error; the JSON is then decoded case-sensitively, and an unknown or duplicate field is an error,
+// as the API server's strict field validation reports it.
+func decodeStrict(doc []byte, v interface{}) error {
+	js, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		return err
+	}
+	strictErrs, err := kjson.UnmarshalStrict(js, v)
+	if err != nil {
+		return err
+	}
+	if len(strictErrs) > 0 {
+		msgs := make([]string, len(strictErrs))
+		for i, e := range strictErrs {
+			msgs[i] = e.Error()
+		}
+		return errors.New("strict decoding error: " + strings.Join(msgs, ", "))
+	}
+	return nil
+}
+
+// decodeLenient is decodeStrict without the unknown- and duplicate-field checks, for removed
+// versions whose other fields the current version dropped.
+func decodeLenient(doc []byte, v interface{}) error {
+	js, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return err
+	}
+	return kjson.UnmarshalCaseSensitivePreserveInts(js, v)
 }
 
 func (r *reader) decodeWorkload(source string, strict func(interface{}) error, obj interface{}) error {

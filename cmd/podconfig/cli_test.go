@@ -121,7 +121,7 @@ func TestExitStatuses(t *testing.T) {
 		{"a feature gate without a boolean is a usage error", []string{"render", "--feature-gates", "MemoryQoS=maybe", file}, "", exitUsage, "", `"MemoryQoS=maybe": want Name=true or Name=false`},
 		{"a missing file is an error", []string{"render", "/nonexistent/x.yaml"}, "", exitError, "", "open /nonexistent/x.yaml: no such file or directory"},
 		{"a bad document is an error naming it", []string{"render", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 3}", exitError, "",
-			"podconfig render: stdin: document 1 (Pod p): error unmarshaling JSON"},
+			"podconfig render: stdin: document 1 (Pod p): json: cannot unmarshal number into Go struct field PodSpec.spec.containers"},
 		{"a render error names the document, pod and container", []string{"render", "-"},
 			strings.Replace(fullPod, "  containers:", "  securityContext: {runAsNonRoot: true}\n  containers:", 1), exitError, "",
 			"podconfig render: stdin: document 1 (Pod p): pod ns/p, container app: container has runAsNonRoot and image will run as root"},
