@@ -62,6 +62,9 @@ func ParseFile(fsys Opener, path, key string) (string, error) {
 // *FormatError.
 func Parse(r io.Reader, path, key string) (string, error) {
 	sc := bufio.NewScanner(r)
+	// Env files are small: start with a small buffer; it grows to the same 64 KiB limit.
+	var buf [512]byte
+	sc.Buffer(buf[:0], bufio.MaxScanTokenSize)
 	line := 0
 	for sc.Scan() {
 		line++
