@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -10,6 +11,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/images"
 )
 
 // pollInterval is how often running containers' states are checked.
@@ -171,16 +173,15 @@ func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 // so, and returns the image reference the runtime resolved (kubelet's EnsureImageExists).
 func (n *Node) ensureImage(ctx context.Context, c *v1.Container, sandbox *runtimeapi.PodSandboxConfig) (string, error) {
 	spec := &runtimeapi.ImageSpec{Image: c.Image}
-	st, err := n.cfg.Images.ImageStatus(ctx, &runtimeapi.ImageStatusRequest{Image: spec})
+	ref, err := images.GetImageRef(ctx, n.cfg.Images, spec)
 	if err != nil {
 		return "", fmt.Errorf("ImageStatus %q: %w", c.Image, err)
 	}
-	present := st.GetImage() != nil
-	if !shouldPullImage(c.ImagePullPolicy, present) {
-		if !present {
-			return "", fmt.Errorf("ErrImageNeverPull: Container image %q is not present with pull policy of Never", c.Image)
+	if !images.ShouldPullImage(c.ImagePullPolicy, ref != "") {
+		if ref == "" {
+			return "", errors.New("ErrImageNeverPull: " + images.ErrImageNeverPullMessage(c.Image))
 		}
-		return st.GetImage().GetId(), nil
+		return ref, nil
 	}
 	n.cfg.Logf("pulling image %s", c.Image)
 	resp, err := n.cfg.Images.PullImage(ctx, &runtimeapi.PullImageRequest{Image: spec, SandboxConfig: sandbox})
@@ -188,16 +189,4 @@ func (n *Node) ensureImage(ctx context.Context, c *v1.Container, sandbox *runtim
 		return "", fmt.Errorf("ErrImagePull: %w", err)
 	}
 	return resp.ImageRef, nil
-}
-
-// shouldPullImage is kubelet's pull decision: Always pulls, Never never does, IfNotPresent pulls
-// a missing image.
-func shouldPullImage(policy v1.PullPolicy, present bool) bool {
-	switch policy {
-	case v1.PullAlways:
-		return true
-	case v1.PullNever:
-		return false
-	}
-	return !present
 }

@@ -151,23 +151,6 @@ func TestCheckHostPathTypes(t *testing.T) {
 	assert.FileExists(t, filepath.Join(dir, "newfile"))
 }
 
-func TestShouldPullImage(t *testing.T) {
-	for _, tc := range []struct {
-		policy  v1.PullPolicy
-		present bool
-		want    bool
-	}{
-		{v1.PullAlways, true, true},
-		{v1.PullAlways, false, true},
-		{v1.PullIfNotPresent, true, false},
-		{v1.PullIfNotPresent, false, true},
-		{v1.PullNever, true, false},
-		{v1.PullNever, false, false},
-	} {
-		assert.Equal(t, tc.want, shouldPullImage(tc.policy, tc.present), "%s, present %v", tc.policy, tc.present)
-	}
-}
-
 func TestTerminationMessageIsReadAsKubeletReadsIt(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -136,8 +135,8 @@ func (r *podRun) run(ctx context.Context) error {
 	})
 }
 
-// runSandbox generates the sandbox's config, makes its log directory (kubelet's
-// generatePodSandboxConfig does) and runs it. A sandbox whose RunPodSandbox failed may still
+// runSandbox generates the sandbox's config, makes the pod's log directory and runs the sandbox,
+// as kubelet's createPodSandbox does. A sandbox whose RunPodSandbox failed may still
 // exist in the runtime: it is found by the pod's UID label and removed.
 func (r *podRun) runSandbox(ctx context.Context) error {
 	if r.pod.Spec.RuntimeClassName != nil && *r.pod.Spec.RuntimeClassName != "" {
@@ -150,8 +149,8 @@ func (r *podRun) runSandbox(ctx context.Context) error {
 		return err
 	}
 	r.sandbox = cfg
-	if err := os.MkdirAll(cfg.LogDirectory, 0o755); err != nil {
-		return fmt.Errorf("pod %s: create pod log directory: %w", r.name(), err)
+	if _, err := r.n.gen.MakePodLogsDirectory(r.pod); err != nil {
+		return err
 	}
 	sctx, cancel := uncancelled(ctx)
 	defer cancel()

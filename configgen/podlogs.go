@@ -1,0 +1,48 @@
+package configgen
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+	"github.com/podconfig/podconfig/logs"
+)
+
+// podLogsDirMode is the mode kubelet's createPodSandbox gives the pod's log directory.
+const podLogsDirMode = 0o755
+
+// MakePodLogsDirectory makes the pod's log directory, <PodLogsDir>/<namespace>_<name>_<uid>
+// (logs.BuildPodLogsDirectory, the sandbox config's LogDirectory), mode 0755 less the umask,
+// through Options.Files, and returns it. Kubelet's createPodSandbox makes it between
+// GeneratePodSandboxConfig and RunPodSandbox; the runtime writes the containers' logs below it
+// (GenerateContainerConfig makes each container's own directory). An existing directory is left
+// as it is.
+//
+// A namespace, name or UID that would not stay one path element is an ErrInvalidPod error before
+// anything is made. A host failure is an *Error (ReasonFailedCreatePodSandBox; ErrHost, with
+// ErrDependencyFailed as its category) with kubelet's text.
+func (g *Generator) MakePodLogsDirectory(pod *v1.Pod) (string, error) {
+	dir, err := g.makePodLogsDirectory(pod)
+	return dir, asError(err, ReasonFailedCreatePodSandBox, pod, nil)
+}
+
+func (g *Generator) makePodLogsDirectory(pod *v1.Pod) (string, error) {
+	if pod == nil {
+		return "", fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	for _, f := range []struct{ field, value string }{
+		{"metadata.namespace", pod.Namespace}, {"metadata.name", pod.Name}, {"metadata.uid", string(pod.UID)},
+	} {
+		if err := checkPathElement(f.field, f.value); err != nil {
+			return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+		}
+	}
+	dir := logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
+	if err := g.files.MkdirAll(dir, podLogsDirMode); err != nil {
+		// Kubelet's message names the pod as its format.Pod does: name_namespace(uid).
+		msg := fmt.Sprintf("Failed to create log directory for pod %q: %v", pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")", err)
+		return "", errkind.New(ErrHost, msg, err)
+	}
+	return dir, nil
+}
