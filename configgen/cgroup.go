@@ -34,6 +34,7 @@ type NodeCgroups struct {
 // dashes in names becoming underscores) with the systemd driver. A qos that is none of the three
 // classes is placed as Guaranteed: kubelet would place the pod at the cgroup root.
 func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
+	pod = orEmptyPod(pod)
 	if node.NoCgroupsPerQOS {
 		return ""
 	}

@@ -205,6 +205,9 @@ func cdiDevices(names []string) []*runtimeapi.CDIDevice {
 // more than the highest <n>.log in its log directory, or 0 (kubelet's calcRestartCountByLogDir,
 // whose errors it only logs).
 func (g *Generator) RestartCountFromLogs(pod *v1.Pod, containerName string) (int, error) {
+	if pod == nil {
+		return 0, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
 	if err := logs.ValidateLogPathNames(pod.Namespace, pod.Name, pod.UID, containerName); err != nil {
 		return 0, err
 	}

@@ -50,6 +50,9 @@ type NodeDNS struct {
 // appears (resolv.conf's options lines in order, then the pod's dnsConfig options), with the value
 // of its last occurrence.
 func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error) {
+	if pod == nil {
+		return nil, nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
 	return parseNodeDNS(node).podDNS(pod)
 }
 

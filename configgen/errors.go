@@ -67,7 +67,12 @@ type Error struct {
 }
 
 // Error returns kubelet's text.
-func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return fmt.Sprint(e.Category)
+	}
+	return e.Err.Error()
+}
 
 // Unwrap returns Err, so errors.Is and errors.As reach every category and cause beneath it.
 func (e *Error) Unwrap() error { return e.Err }
@@ -78,6 +83,9 @@ func (e *Error) Is(target error) bool { return target != nil && target == e.Cate
 // Format prints the text for %v and %s; %+v adds the category, reason, pod, container and cause,
 // one per line.
 func (e *Error) Format(s fmt.State, verb rune) {
+	if s == nil {
+		return
+	}
 	switch {
 	case verb == 'v' && s.Flag('+'):
 		_, _ = io.WriteString(s, e.Error())

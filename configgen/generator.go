@@ -125,6 +125,9 @@ func New(opts Options) (*Generator, error) {
 // PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The UID must be
 // a single safe path element.
 func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
+	if pod == nil {
+		return "", fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
 	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
 		return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}

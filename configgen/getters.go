@@ -2,6 +2,7 @@ package configgen
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,6 +20,9 @@ type ConfigMapGetterFunc func(ctx context.Context, namespace, name string) (*v1.
 
 // GetConfigMap calls f.
 func (f ConfigMapGetterFunc) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil ConfigMapGetterFunc", ErrMissingDependency)
+	}
 	return f(ctx, namespace, name)
 }
 
@@ -34,6 +38,9 @@ type SecretGetterFunc func(ctx context.Context, namespace, name string) (*v1.Sec
 
 // GetSecret calls f.
 func (f SecretGetterFunc) GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil SecretGetterFunc", ErrMissingDependency)
+	}
 	return f(ctx, namespace, name)
 }
 
@@ -52,6 +59,9 @@ type ServiceListerFunc func(ctx context.Context, namespace string) ([]*v1.Servic
 
 // ListServices calls f.
 func (f ServiceListerFunc) ListServices(ctx context.Context, namespace string) ([]*v1.Service, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil ServiceListerFunc", ErrMissingDependency)
+	}
 	return f(ctx, namespace)
 }
 
@@ -74,7 +84,12 @@ type NodeGetter interface {
 type NodeGetterFunc func(ctx context.Context) (*v1.Node, error)
 
 // GetNode calls f.
-func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) { return f(ctx) }
+func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil NodeGetterFunc", ErrMissingDependency)
+	}
+	return f(ctx)
+}
 
 // EnvFileFS is the host access that fileKeyRef needs: resolving the file's path inside its volume
 // without following a symlink out of it (securejoin.SecureJoinVFS, for kubelet's errors and

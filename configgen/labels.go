@@ -27,6 +27,7 @@ const (
 // ContainerLabels returns the four labels kubelet puts on a container (kuberuntime's
 // newContainerLabels). Pod labels are not copied to containers.
 func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
+	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	return map[string]string{
 		LabelPodName:       pod.Name,
 		LabelPodNamespace:  pod.Namespace,
@@ -38,6 +39,7 @@ func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
 // PodLabels returns the sandbox labels: the pod's labels with kubelet's three pod keys on top
 // (kuberuntime's newPodLabels).
 func PodLabels(pod *v1.Pod) map[string]string {
+	pod = orEmptyPod(pod)
 	labels := make(map[string]string, len(pod.Labels)+3)
 	for k, v := range pod.Labels {
 		labels[k] = v
@@ -51,7 +53,7 @@ func PodLabels(pod *v1.Pod) map[string]string {
 // PodAnnotations returns the sandbox annotations. Kubelet hands the runtime the pod's own map; this
 // returns a copy so the caller's pod is never shared with the config (nil stays nil).
 func PodAnnotations(pod *v1.Pod) map[string]string {
-	if pod.Annotations == nil {
+	if pod == nil || pod.Annotations == nil {
 		return nil
 	}
 	out := make(map[string]string, len(pod.Annotations))
@@ -65,6 +67,7 @@ func PodAnnotations(pod *v1.Pod) map[string]string {
 // (kuberuntime's newContainerAnnotations). extra (device-plugin annotations) come first; kubelet's
 // own keys overwrite them. A preStop handler that cannot be encoded is left out with a warning.
 func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []Warning) {
+	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	annotations := make(map[string]string, len(extra)+8)
 	for k, v := range extra {
 		annotations[k] = v
@@ -100,6 +103,7 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 // (kubelet's container.HashContainer): FNV-32a over the debug dump of the JSON of the container's
 // name and image. Only those two fields count, so a change of resources keeps the hash.
 func HashContainer(container *v1.Container) uint64 {
+	container = orEmptyContainer(container)
 	// Kubelet hashes the spew rendering, "([]uint8)[123 34 …]", of json.Marshal's
 	// {"image":…,"name":…} (a map's keys come sorted). Both renderings are written here directly,
 	// so the hash costs no reflection and no allocation for ordinary names.
@@ -126,4 +130,20 @@ func HashContainer(container *v1.Container) uint64 {
 	}
 	h = (h ^ ']') * prime
 	return uint64(h)
+}
+
+// orEmptyPod lets the pure helpers take a nil pod as an empty one instead of panicking.
+func orEmptyPod(pod *v1.Pod) *v1.Pod {
+	if pod == nil {
+		return &v1.Pod{}
+	}
+	return pod
+}
+
+// orEmptyContainer is orEmptyPod for a container.
+func orEmptyContainer(c *v1.Container) *v1.Container {
+	if c == nil {
+		return &v1.Container{}
+	}
+	return c
 }

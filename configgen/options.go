@@ -2,6 +2,7 @@ package configgen
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"net"
 
@@ -128,6 +129,9 @@ type DeviceResourceGetterFunc func(ctx context.Context, pod *v1.Pod, container *
 
 // GetResources calls f.
 func (f DeviceResourceGetterFunc) GetResources(ctx context.Context, pod *v1.Pod, container *v1.Container) (*DeviceResources, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil DeviceResourceGetterFunc", ErrMissingDependency)
+	}
 	return f(ctx, pod, container)
 }
 

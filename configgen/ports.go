@@ -16,6 +16,7 @@ import (
 // TCP with a warning; init and ephemeral containers publish no ports. The result is nil when there
 // are none.
 func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
+	pod = orEmptyPod(pod)
 	total := 0
 	for i := range pod.Spec.Containers {
 		total += len(pod.Spec.Containers[i].Ports)

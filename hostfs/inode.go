@@ -12,6 +12,9 @@ type MemoryStat struct {
 // Inode returns the identity of the file fi describes, from either backend: the inode number for
 // the OS backend (on Unix), MemoryStat.Ino for Memory. ok is false when fi carries neither.
 func Inode(fi fs.FileInfo) (ino uint64, ok bool) {
+	if fi == nil {
+		return 0, false
+	}
 	if st, isMem := fi.Sys().(*MemoryStat); isMem {
 		return st.Ino, true
 	}

@@ -61,6 +61,9 @@ func ShouldMountHostsFile(podIPs []string, hostNetwork bool) bool {
 // unwrapped, as kubelet returns them. A failing Chmod leaves the new contents written: the file is
 // rewritten on every call, so there is no earlier state worth restoring.
 func EnsureHostsFile(w FileWriter, path string, content []byte) error {
+	if w == nil {
+		return fmt.Errorf("writing %s: no FileWriter", path)
+	}
 	if err := w.WriteFile(path, content, FileMode); err != nil {
 		return err
 	}

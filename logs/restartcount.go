@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -36,6 +37,9 @@ func restartNumber(name string) (string, bool) {
 // int. A path that cannot be stat'ed, for any reason, gives 0 and no error; an error listing it is
 // returned with 0.
 func CalcRestartCountByLogDir(dir DirReader, path string) (int, error) {
+	if dir == nil {
+		return 0, fmt.Errorf("reading %s: no DirReader", path)
+	}
 	if _, err := dir.Stat(path); err != nil {
 		return 0, nil
 	}

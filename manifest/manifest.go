@@ -99,7 +99,12 @@ type DocumentError struct {
 }
 
 // Error names the document, then the problem.
-func (e *DocumentError) Error() string { return e.Document + ": " + e.Err.Error() }
+func (e *DocumentError) Error() string {
+	if e.Err == nil {
+		return e.Document
+	}
+	return e.Document + ": " + e.Err.Error()
+}
 
 // Unwrap returns the cause.
 func (e *DocumentError) Unwrap() error { return e.Err }

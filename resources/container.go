@@ -135,6 +135,7 @@ func setUnified(lcr *runtimeapi.LinuxContainerResources, key, value string, size
 // has a swap controller and cgroup v2, the pod is not critical and is Burstable, and the container
 // requests or limits memory with request different from limit; NoSwap otherwise.
 func (c *Calculator) GetContainerSwapBehavior(pod *v1.Pod, container *v1.Container) SwapBehavior {
+	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	return c.swapBehavior(pod, container, GetPodQOS(pod, c.cfg.Gates.PodLevelResources))
 }
 

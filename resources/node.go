@@ -42,6 +42,9 @@ const (
 // AllocatableMemory (kubelet computes it from its reservations) and PageSize (HostNode fills it)
 // stay zero.
 func DetectNode(h HostFiles) (Node, error) {
+	if h == nil {
+		return Node{}, fmt.Errorf("%w: DetectNode needs HostFiles", ErrInvalidConfig)
+	}
 	var n Node
 	_, err := h.Stat(path.Join(cgroupRoot, "cgroup.controllers"))
 	n.CgroupV2 = err == nil

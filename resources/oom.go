@@ -29,6 +29,7 @@ const (
 // A non-positive memoryCapacity, which kubelet never has, gives 999 for Burstable containers
 // instead of kubelet's division by zero.
 func GetContainerOOMScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, podLevelResources bool) int64 {
+	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	return oomScoreAdjust(pod, container, memoryCapacity, podLevelResources, GetPodQOS(pod, podLevelResources))
 }
 

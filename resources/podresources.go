@@ -110,12 +110,14 @@ func podLimits(pod *v1.Pod, podLevelResources bool) cpuMem {
 // sandbox code gets them from resourcehelper.PodRequests (ExcludeOverhead, SkipPodLevelResources
 // = !podLevelResources). A resource no container and no pod-level request names is absent.
 func PodRequests(pod *v1.Pod, podLevelResources bool) v1.ResourceList {
+	pod = orEmptyPod(pod)
 	return podRequests(pod, podLevelResources).list()
 }
 
 // PodLimits returns the pod's effective cpu and memory limits without overhead, as kubelet's
 // sandbox code gets them from resourcehelper.PodLimits.
 func PodLimits(pod *v1.Pod, podLevelResources bool) v1.ResourceList {
+	pod = orEmptyPod(pod)
 	return podLimits(pod, podLevelResources).list()
 }
 

@@ -22,6 +22,7 @@ const (
 // GetPodQOS returns the pod's QoS class as kubelet's v1qos.GetPodQOS does: status.qosClass when
 // the pod has one, else ComputePodQOS.
 func GetPodQOS(pod *v1.Pod, podLevelResources bool) v1.PodQOSClass {
+	pod = orEmptyPod(pod)
 	if pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
@@ -34,6 +35,7 @@ func GetPodQOS(pod *v1.Pod, podLevelResources bool) v1.PodQOSClass {
 // gives BestEffort, all Guaranteed (cpu and memory requests equal to limits) gives Guaranteed,
 // anything else Burstable. Ephemeral containers do not count.
 func ComputePodQOS(pod *v1.Pod, podLevelResources bool) v1.PodQOSClass {
+	pod = orEmptyPod(pod)
 	if podLevelResources && pod.Spec.Resources != nil {
 		return resourceQOS(pod.Spec.Resources)
 	}
@@ -89,6 +91,9 @@ func bestEffortResource(r *v1.ResourceRequirements, name v1.ResourceName) (bestE
 // IsStaticPod reports whether the pod came from a source other than the API server (a manifest
 // file or URL), as kubelet's types.IsStaticPod does.
 func IsStaticPod(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	source, ok := pod.Annotations[configSourceAnnotation]
 	return ok && source != apiserverSource
 }
@@ -96,6 +101,9 @@ func IsStaticPod(pod *v1.Pod) bool {
 // IsMirrorPod reports whether the pod is the API-server mirror of a static pod, as kubelet's
 // types.IsMirrorPod does.
 func IsMirrorPod(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	_, ok := pod.Annotations[configMirrorAnnotation]
 	return ok
 }
@@ -103,6 +111,9 @@ func IsMirrorPod(pod *v1.Pod) bool {
 // IsCriticalPod reports whether the pod is static, mirror or has a priority of at least
 // 2000000000 (system-cluster-critical), as kubelet's types.IsCriticalPod does.
 func IsCriticalPod(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	return IsStaticPod(pod) || IsMirrorPod(pod) ||
 		(pod.Spec.Priority != nil && *pod.Spec.Priority >= systemCriticalPriority)
 }
@@ -110,6 +121,9 @@ func IsCriticalPod(pod *v1.Pod) bool {
 // IsNodeCriticalPod reports whether the pod is critical and uses the system-node-critical
 // priority class, as kubelet's types.IsNodeCriticalPod does.
 func IsNodeCriticalPod(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	return IsCriticalPod(pod) && pod.Spec.PriorityClassName == systemNodeCritical
 }
 
@@ -131,6 +145,9 @@ func hasPodLevelName(list v1.ResourceList) bool {
 // IsPodLevelResourcesSet reports whether spec.resources sets a supported request or limit
 // (component-helpers: resource.IsPodLevelResourcesSet).
 func IsPodLevelResourcesSet(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	r := pod.Spec.Resources
 	return r != nil && (hasPodLevelName(r.Requests) || hasPodLevelName(r.Limits))
 }
@@ -138,6 +155,25 @@ func IsPodLevelResourcesSet(pod *v1.Pod) bool {
 // IsPodLevelRequestsSet reports whether spec.resources sets a supported request
 // (component-helpers: resource.IsPodLevelRequestsSet).
 func IsPodLevelRequestsSet(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	r := pod.Spec.Resources
 	return r != nil && hasPodLevelName(r.Requests)
+}
+
+// orEmptyPod lets the exported helpers take a nil pod as an empty one instead of panicking.
+func orEmptyPod(pod *v1.Pod) *v1.Pod {
+	if pod == nil {
+		return &v1.Pod{}
+	}
+	return pod
+}
+
+// orEmptyContainer is orEmptyPod for a container.
+func orEmptyContainer(c *v1.Container) *v1.Container {
+	if c == nil {
+		return &v1.Container{}
+	}
+	return c
 }

@@ -108,6 +108,9 @@ var _ ImageUserResolver = ImageUserFunc(nil)
 
 // ImageUser calls f.
 func (f ImageUserFunc) ImageUser(ctx context.Context, image string) (*int64, string, error) {
+	if f == nil {
+		return nil, "", fmt.Errorf("%w: nil ImageUserFunc", ErrInvalidInput)
+	}
 	uid, username, err := f(ctx, image)
 	if err != nil {
 		return nil, "", err

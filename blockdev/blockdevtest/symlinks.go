@@ -28,6 +28,9 @@ func NewSymlinks(paths ...string) *Symlinks {
 func (s *Symlinks) Add(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.links == nil {
+		s.links = map[string]bool{}
+	}
 	s.links[path] = true
 }
 
@@ -35,6 +38,9 @@ func (s *Symlinks) Add(path string) {
 func (s *Symlinks) Fail(path string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.errs == nil {
+		s.errs = map[string]error{}
+	}
 	s.errs[path] = err
 }
 

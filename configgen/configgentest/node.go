@@ -106,6 +106,9 @@ func (n *Node) Generator() (*configgen.Generator, error) {
 // HostUtils. Image volumes become Volume.Image; hostPath volumes use their own path; block-mode
 // PVCs are not modelled (add a Volume with BlockDevicePath yourself).
 func (n *Node) Volumes(pod *v1.Pod) mounts.VolumeMap {
+	if pod == nil {
+		return mounts.VolumeMap{}
+	}
 	root := n.Options.RootDir
 	if root == "" {
 		root = configgen.DefaultRootDir

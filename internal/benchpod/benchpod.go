@@ -206,7 +206,12 @@ func Pod() *v1.Pod {
 }
 
 // Container returns the pod's container the benchmarks render.
-func Container(pod *v1.Pod) *v1.Container { return &pod.Spec.Containers[0] }
+func Container(pod *v1.Pod) *v1.Container {
+	if pod == nil || len(pod.Spec.Containers) == 0 {
+		return nil
+	}
+	return &pod.Spec.Containers[0]
+}
 
 // ConfigMaps returns the ConfigMaps the pod reads.
 func ConfigMaps() []*v1.ConfigMap {

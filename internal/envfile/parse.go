@@ -36,6 +36,9 @@ type Opener interface {
 // ParseFile opens path through fsys and returns the value Parse finds for key (kubelet:
 // envutil.ParseEnv). An open error reads "failed to open environment variable file %q: %w".
 func ParseFile(fsys Opener, path, key string) (string, error) {
+	if fsys == nil {
+		return "", fmt.Errorf("failed to open environment variable file %q: no file system", path)
+	}
 	f, err := fsys.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("failed to open environment variable file %q: %w", path, err)
@@ -61,6 +64,9 @@ func ParseFile(fsys Opener, path, key string) (string, error) {
 // Lines before the matching definition are checked, lines after it are not. Syntax errors are
 // *FormatError.
 func Parse(r io.Reader, path, key string) (string, error) {
+	if r == nil {
+		return "", fmt.Errorf("failed to read environment variable file %q: no reader", path)
+	}
 	sc := bufio.NewScanner(r)
 	// Env files are small: start with a small buffer; it grows to the same 64 KiB limit.
 	var buf [512]byte

@@ -55,6 +55,9 @@ func NewHostUtils() *HostUtils {
 func (h *HostUtils) AddPath(path string, mode os.FileMode) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.modes == nil {
+		h.modes = map[string]os.FileMode{}
+	}
 	h.modes[filepath.Clean(path)] = mode
 }
 
