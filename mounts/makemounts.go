@@ -82,7 +82,7 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	}
 	mounts = make([]Mount, 0, capacity)
 
-	var plansBuf [4]subPathPlan
+	var plansBuf [8]subPathPlan
 	plans := plansBuf[:0]
 	imageVolumes := false
 	for i := range ctr.VolumeMounts {
