@@ -190,22 +190,22 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 // variables whose names occur in some subPathExpr are put in: a $(NAME) reference can only name
 // one of those, and the map stays small.
 func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
-	var env map[string]string
-	for _, e := range envs {
-		for i := range container.VolumeMounts {
-			if expr := container.VolumeMounts[i].SubPathExpr; expr != "" && strings.Contains(expr, e.Name) {
-				if env == nil {
-					env = make(map[string]string)
-				}
-				env[e.Name] = e.Value
-				break
-			}
+	var exprBuf [4]string
+	exprs := exprBuf[:0]
+	for i := range container.VolumeMounts {
+		if expr := container.VolumeMounts[i].SubPathExpr; expr != "" {
+			exprs = append(exprs, expr)
 		}
 	}
-	if env == nil {
-		for i := range container.VolumeMounts {
-			if container.VolumeMounts[i].SubPathExpr != "" {
-				return map[string]string{}
+	if len(exprs) == 0 {
+		return nil
+	}
+	env := map[string]string{}
+	for _, e := range envs {
+		for _, expr := range exprs {
+			if strings.Contains(expr, e.Name) {
+				env[e.Name] = e.Value
+				break
 			}
 		}
 	}
