@@ -372,3 +372,24 @@ func TestReadYAMLFlowMappingDocument(t *testing.T) {
 	require.Len(t, b.Pods, 1)
 	assert.Equal(t, "f", b.Pods[0].Pod.Name)
 }
+
+// YAML aliases repeat what they name. The YAML decoder refuses documents with many aliases, but
+// 30 aliases in three levels of ten repeat a 1 MiB string a thousand times: a 1 MiB input would
+// become 1 GiB before anything is checked. Read refuses a document whose aliases expand it past
+// MaxInputSize, before decoding it.
+func TestReadRefusesAliasExpansionPastTheInputLimit(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  annotations:\n" +
+		"    a: &a \"" + big + "\"\n" +
+		"    b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n" +
+		"    c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
+		"    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+	_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+	require.ErrorIs(t, err, manifest.ErrTooLarge)
+	assert.ErrorContains(t, err, "in.yaml: document 1: YAML aliases expand the document to more than 64 MiB")
+
+	// Aliases that stay small are read as usual.
+	b := read(t, manifest.Options{}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: &l {app: web}, annotations: *l}\nspec: "+container)
+	require.Len(t, b.Pods, 1)
+	assert.Equal(t, "web", b.Pods[0].Pod.Annotations["app"])
+}

@@ -101,6 +101,9 @@ func (r *reader) readDocument(input string, n, item int, doc []byte) error {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		return nil
 	}
+	if err := checkAliasExpansion(doc); err != nil {
+		return &DocumentError{Document: docName(input, n, item, "", ""), Err: err}
+	}
 	var h header
 	if err := yaml.Unmarshal(doc, &h); err != nil {
 		return &DocumentError{Document: docName(input, n, item, "", ""), Err: err}
