@@ -3,6 +3,7 @@ package node_test
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -529,4 +530,63 @@ func TestE2EStatefulSet(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, prefix+"ordinal 0 on web-0.web.default.svc.cluster.local\n"+
 		prefix+podNetworkIP+"\tweb-0.web.default.svc.cluster.local\tweb-0\n", e.out.String())
+}
+
+func TestE2ESidecarRunsBesideTheMainContainer(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: sidecar}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  volumes: [{name: data, emptyDir: {}}]
+  initContainers:
+  - name: helper
+    image: `+image+`
+    restartPolicy: Always
+    command: [sh, -c, 'echo from-sidecar > /data/note; trap "exit 0" TERM; while :; do sleep 1; done']
+    volumeMounts: [{name: data, mountPath: /data}]
+  containers:
+  - name: main
+    image: `+image+`
+    command: [sh, -c, 'for i in $(seq 50); do [ -f /data/note ] && break; sleep 0.1; done; cat /data/note']
+    volumeMounts: [{name: data, mountPath: /data}]
+`)
+	status, err := e.run(t, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "from-sidecar\n", logOf(t, status, "main"))
+	assert.Equal(t, []string{"helper", "main"}, e.rt.createdNames(), "the sidecar starts first and is not restarted")
+}
+
+func TestE2EMemoryEmptyDirAndHostPath(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: volumes}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  volumes:
+  - {name: mem, emptyDir: {medium: Memory, sizeLimit: 2Mi}}
+  - {name: host, hostPath: {path: HOSTDIR, type: DirectoryOrCreate}}
+  containers:
+  - name: main
+    image: `+image+`
+    command: [sh, -c, 'grep " /mem " /proc/mounts | cut -d" " -f3; df -k /mem | tail -1 | tr -s " " | cut -d" " -f2; echo from-pod > /host/out']
+    volumeMounts:
+    - {name: mem, mountPath: /mem}
+    - {name: host, mountPath: /host}
+`)
+	hostDir := filepath.Join(e.root, "host-"+strings.ReplaceAll(t.Name(), "/", "-"))
+	e.in.Pods[0].Spec.Volumes[1].HostPath.Path = hostDir
+	t.Cleanup(func() { os.RemoveAll(hostDir) })
+	status, err := e.run(t, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "tmpfs\n2048\n", logOf(t, status, "main"))
+	out, err := os.ReadFile(filepath.Join(hostDir, "out"))
+	require.NoError(t, err)
+	assert.Equal(t, "from-pod\n", string(out), "the container wrote to the host directory")
 }
