@@ -398,3 +398,13 @@ func TestRenderRunAsNonRootNamesImageUsers(t *testing.T) {
 	code, _, stderr = cli(t, "", "render", writeFile(t, withUser))
 	assert.Equal(t, exitOK, code, stderr)
 }
+
+// A ConfigMap or Secret the input lacks fails as on a node, and the error says how to render the
+// manifest anyway.
+func TestRenderMissingObjectNamesAllowMissing(t *testing.T) {
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: app:1, envFrom: [{secretRef: {name: creds}}]}]\n"
+	code, _, stderr := cli(t, "", "render", writeFile(t, pod))
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, `secrets "creds" not found; add it to the input, or render with --allow-missing for a placeholder`)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+}

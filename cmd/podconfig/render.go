@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
@@ -330,6 +331,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
 		})
 		if err != nil {
+			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
+				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
+			}
 			if _, known := r.bundle.Context.ImageUsers[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
 				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it in a RenderContext document (imageUsers)", podName, c.Name, err, c.Image)
 			}
