@@ -590,3 +590,21 @@ spec:
 	require.NoError(t, err)
 	assert.Equal(t, "from-pod\n", string(out), "the container wrote to the host directory")
 }
+
+func TestE2EPullPolicyNeverWithAMissingImage(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: never-pull}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  containers:
+  - {name: main, image: "podconfig.local/missing:1", imagePullPolicy: Never}
+`)
+	_, err := e.run(t, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `ErrImageNeverPull: Container image "podconfig.local/missing:1" is not present with pull policy of Never`)
+	assert.Empty(t, e.rt.createdNames())
+}
