@@ -29,7 +29,8 @@ import (
 //   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
 //     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
 //   - environment variable names are not empty and hold no '=';
-//   - hostPID and hostIPC are refused when hostUsers is false;
+//   - hostPID and hostIPC are refused when hostUsers is false, and an Unmasked procMount unless it
+//     is false;
 //   - dnsConfig nameservers are IP addresses, searches DNS subdomains, and option names and values
 //     single words, since the runtime writes them into the container's resolv.conf.
 //
@@ -494,6 +495,26 @@ func (v *validator) container(c *v1.Container) {
 	}
 	v.id("securityContext.runAsUser", sc.RunAsUser)
 	v.id("securityContext.runAsGroup", sc.RunAsGroup)
+	v.procMount(sc.ProcMount)
+}
+
+// procMount checks a container's procMount as the API server does: Default or Unmasked, and
+// Unmasked only in a user namespace (hostUsers: false). Kubelet sends an Unmasked container no
+// masked or read-only /proc paths, so in the host's user namespace container root would reach
+// the host's /proc/sys and /proc/sysrq-trigger.
+func (v *validator) procMount(pm *v1.ProcMountType) {
+	if pm == nil || v.err != nil {
+		return
+	}
+	switch *pm {
+	case v1.DefaultProcMount:
+	case v1.UnmaskedProcMount:
+		if hu := v.pod.Spec.HostUsers; hu == nil || *hu {
+			v.fail("securityContext.procMount", "`hostUsers` must be false to use `Unmasked`")
+		}
+	default:
+		v.fail("securityContext.procMount", strconv.Quote(string(*pm))+" is not supported (Default, Unmasked)")
+	}
 }
 
 // port checks a container port as the API server's validateContainerPorts does, with hostIP as

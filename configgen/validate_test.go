@@ -255,6 +255,16 @@ func TestNodeSideValidation(t *testing.T) {
 			}
 			p.Spec.InitContainers = append(p.Spec.InitContainers, v1.Container{Name: "c39", Image: "init:1"})
 		}, wantErr: `invalid spec.initContainers[0].name: "c39" is also the name of another container of the pod`},
+		{name: "an unmasked /proc in the host's user namespace would expose the host's /proc/sys and sysrq-trigger to container root", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.SecurityContext = &v1.SecurityContext{ProcMount: ptr.To(v1.UnmaskedProcMount)}
+		}, wantErr: "invalid securityContext.procMount: `hostUsers` must be false to use `Unmasked`"},
+		{name: "an unmasked /proc with hostUsers true", edit: func(p *v1.Pod, c *v1.Container) {
+			p.Spec.HostUsers = ptr.To(true)
+			c.SecurityContext = &v1.SecurityContext{ProcMount: ptr.To(v1.UnmaskedProcMount)}
+		}, wantErr: "invalid securityContext.procMount: `hostUsers` must be false to use `Unmasked`"},
+		{name: "a procMount that is neither Default nor Unmasked", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.SecurityContext = &v1.SecurityContext{ProcMount: ptr.To(v1.ProcMountType("Raw"))}
+		}, wantErr: `invalid securityContext.procMount: "Raw" is not supported (Default, Unmasked)`},
 		{name: "256-byte container name", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Name = string(make256('c'))
 		}, wantErr: `must be at most 255 bytes`},
