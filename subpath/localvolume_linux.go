@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // Permission bits SetUpLocalVolume adds for fsGroup (kubelet: rwMask, roMask, execMask).
@@ -39,10 +40,8 @@ func (l *Linux) SetUpLocalVolume(v LocalVolume) (warnings []string, err error) {
 	if v.GlobalPath == "" {
 		return nil, fmt.Errorf("LocalVolume volume %q path is empty", v.Name)
 	}
-	for _, e := range strings.Split(v.GlobalPath, "/") {
-		if e == ".." {
-			return nil, fmt.Errorf("invalid path: %s must not contain '..'", v.GlobalPath)
-		}
+	if pathelem.HasDotDot(v.GlobalPath) {
+		return nil, fmt.Errorf("invalid path: %s must not contain '..'", v.GlobalPath)
 	}
 	if v.Dir == "" {
 		return nil, fmt.Errorf("LocalVolume volume %q target directory is empty", v.Name)
