@@ -115,24 +115,7 @@ func objectDefaultHugePagePodLimits(pod *v1.Pod) {
 	if res == nil || (len(res.Limits) == 0 && len(res.Requests) == 0) {
 		return
 	}
-	podLimits := res.Limits
-	if podLimits == nil {
-		podLimits = v1.ResourceList{}
-	}
-	for name, q := range aggregateContainers(pod, limitsOf) {
-		if !isSupportedPodLevelResource(name) || !isHugePages(name) {
-			continue
-		}
-		if _, ok := res.Requests[name]; ok {
-			continue
-		}
-		if _, ok := podLimits[name]; !ok {
-			podLimits[name] = q.DeepCopy()
-		}
-	}
-	if len(podLimits) > 0 {
-		res.Limits = podLimits
-	}
+	createDefaultHugePageLimits(pod)
 }
 
 // objectDefaultPodRequests mirrors defaultPodRequests, run by SetDefaults_Pod when
@@ -144,23 +127,7 @@ func objectDefaultPodRequests(pod *v1.Pod) {
 	if res == nil || len(res.Limits) == 0 {
 		return
 	}
-	podRequests := res.Requests
-	if podRequests == nil {
-		podRequests = v1.ResourceList{}
-	}
-	for name, q := range aggregateContainers(pod, requestsOf) {
-		if _, ok := podRequests[name]; !ok && isSupportedPodLevelResource(name) && isOvercommitAllowed(name) {
-			podRequests[name] = q.DeepCopy()
-		}
-	}
-	for name, q := range res.Limits {
-		if _, ok := podRequests[name]; !ok && isSupportedPodLevelResource(name) {
-			podRequests[name] = q.DeepCopy()
-		}
-	}
-	if len(podRequests) > 0 {
-		res.Requests = podRequests
-	}
+	createDefaultPodRequests(pod)
 }
 
 // DefaultPodLevelResources applies the pod-level resource defaulting of the v1.37 API server's pod
