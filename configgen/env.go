@@ -61,6 +61,21 @@ type EnvInput struct {
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+
+	// pod carries what MakePodEnvironmentVariables computes once for all of a pod's containers.
+	pod *podShared
+}
+
+// podShared is what every container of one pod shares: the service variables, which depend only
+// on the pod's namespace and enableServiceLinks.
+type podShared struct {
+	done     bool
+	svc      []EnvVar // sorted by name, unique; a copy no result aliases
+	svcFirst [4]uint64
+	// all and table are scratch space one container's call leaves to the next: the pod's
+	// helper converts each result before it builds the next one.
+	all   []EnvVar
+	table []int32
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
@@ -128,7 +143,9 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget *ex
 		}
 	}
 	b := &envBuilder{ctx: ctx, in: in, budget: budget}
-	if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
+	if shared := in.pod; shared != nil && shared.done {
+		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
+	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, err
 	}
 	if err := b.fetchEnvFrom(); err != nil {
@@ -198,15 +215,40 @@ type envBuilder struct {
 // reserve allocates the result for n definitions and the service variables, writes the service
 // variables at its end, and sizes the hash table.
 func (b *envBuilder) reserve(n int) {
-	b.all = make([]EnvVar, n+b.svcCount)
+	if shared := b.in.pod; shared != nil && cap(shared.all) >= n+b.svcCount {
+		b.all = shared.all[:n+b.svcCount]
+	} else {
+		b.all = make([]EnvVar, n+b.svcCount)
+		if shared != nil {
+			shared.all = b.all
+		}
+	}
 	all := b.all
 	b.vars = all[:0:n]
-	b.writeServiceEnv(all[n:n])
+	switch shared := b.in.pod; {
+	case shared != nil && shared.done:
+		b.svc = all[n : n+copy(all[n:], shared.svc)]
+	default:
+		b.writeServiceEnv(all[n:n])
+		if shared != nil {
+			// result may move these variables within all, so the pod keeps its own copy.
+			shared.svc = append([]EnvVar(nil), b.svc...)
+			shared.svcFirst, shared.done = b.svcFirst, true
+		}
+	}
 	size := 8
 	for size < 2*n {
 		size *= 2
 	}
-	b.table = make([]int32, size)
+	if shared := b.in.pod; shared != nil && cap(shared.table) >= size {
+		b.table = shared.table[:size]
+		clear(b.table)
+	} else {
+		b.table = make([]int32, size)
+		if shared != nil {
+			shared.table = b.table
+		}
+	}
 	b.seed = maphash.MakeSeed()
 }
 

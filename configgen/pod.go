@@ -80,7 +80,7 @@ type ContainerEnv struct {
 // MakePodEnvironmentVariables resolves the environment of every container of in.Pod (init,
 // sidecar, regular and ephemeral, in PodContainers' order) with MakeEnvironmentVariables, for a
 // provider that passes plain values to its runtime. in.Container is ignored. The Services are
-// listed once for the whole pod. An in.UnknownIPs of UnknownIPsAsKubelet is taken as
+// listed, and their variables built, once for the whole pod. An in.UnknownIPs of UnknownIPsAsKubelet is taken as
 // UnknownIPsFail: a provider that resolves the environment before the pod has an IP chooses
 // UnknownIPsEmpty to go on.
 //
@@ -96,6 +96,7 @@ func MakePodEnvironmentVariables(ctx context.Context, in EnvInput) ([]ContainerE
 	if in.Services != nil {
 		in.Services = &listedServices{lister: in.Services}
 	}
+	in.pod = &podShared{}
 	containers := PodContainers(in.Pod)
 	out := make([]ContainerEnv, len(containers))
 	var warnings []Warning

@@ -122,6 +122,22 @@ func TestMakePodEnvironmentVariablesServices(t *testing.T) {
 		assert.Equal(t, "10.96.0.1", names["KUBERNETES_SERVICE_HOST"], ce.Container.Name)
 	}
 
+	// A container that redefines a service variable changes only its own environment.
+	pod.Spec.InitContainers[0].Env = append(pod.Spec.InitContainers[0].Env, lit("DB_SERVICE_HOST", "override"))
+	got, _, err = configgen.MakePodEnvironmentVariables(context.Background(), in)
+	require.NoError(t, err)
+	for i, ce := range got {
+		values := map[string]string{}
+		for _, e := range ce.Env {
+			values[e.Name] = e.Value
+		}
+		want := "10.96.0.7"
+		if i == 0 {
+			want = "override"
+		}
+		assert.Equal(t, want, values["DB_SERVICE_HOST"], ce.Container.Name)
+	}
+
 	store.unsynced = true
 	_, _, err = configgen.MakePodEnvironmentVariables(context.Background(), in)
 	assert.ErrorIs(t, err, configgen.ErrServicesNotSynced, "the lister's sync state is passed on")
