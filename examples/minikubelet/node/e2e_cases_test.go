@@ -1,6 +1,7 @@
 package node_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/mounts"
@@ -607,4 +609,30 @@ spec:
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `ErrImageNeverPull: Container image "podconfig.local/missing:1" is not present with pull policy of Never`)
 	assert.Empty(t, e.rt.createdNames())
+}
+
+func TestE2EFailedSandboxIsCleanedUp(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: bad-sandbox}
+spec:
+  restartPolicy: Never
+  securityContext:
+    sysctls: [{name: net.ipv4.no_such_sysctl, value: "1"}]
+  containers:
+  - {name: main, image: `+image+`, command: ["true"]}
+`)
+	status, err := e.run(t, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "RunPodSandbox")
+	assert.Empty(t, e.rt.createdNames())
+	list, lerr := e.rt.ListPodSandbox(context.Background(), &runtimeapi.ListPodSandboxRequest{Filter: &runtimeapi.PodSandboxFilter{
+		LabelSelector: map[string]string{"io.kubernetes.pod.uid": string(status.UID)},
+	}})
+	require.NoError(t, lerr)
+	assert.Empty(t, list.Items, "no sandbox of the pod is left in the runtime")
+	assert.NoDirExists(t, filepath.Join(e.root, "kubelet", "pods", string(status.UID)))
+	assert.NoDirExists(t, filepath.Join(e.root, "pods", "default_bad-sandbox_"+string(status.UID)))
 }
