@@ -13,8 +13,10 @@ here=.ci/stages/e2e
 need=()
 command -v containerd >/dev/null || need+=(containerd)
 command -v runc >/dev/null || need+=(runc)
-[ -x /bin/busybox ] && /bin/busybox --list | grep -qx sleep || need+=(busybox-static)
+# The images' rootfs is the host's busybox: it must be the static build.
+dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 command -v ip >/dev/null || need+=(iproute2)
+command -v pgrep >/dev/null || need+=(procps)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing ${need[*]}"
   apt-get update -qq
