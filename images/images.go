@@ -2,6 +2,7 @@ package images
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"google.golang.org/grpc"
@@ -23,6 +24,9 @@ var _ StatusClient = runtimeapi.ImageServiceClient(nil)
 // it rejects an answer whose image has no id or no size. A failed call returns the runtime's
 // error unwrapped, as kubelet does.
 func GetImageRef(ctx context.Context, client StatusClient, image *runtimeapi.ImageSpec) (string, error) {
+	if client == nil {
+		return "", errors.New("no image status client")
+	}
 	resp, err := client.ImageStatus(ctx, &runtimeapi.ImageStatusRequest{Image: image})
 	if err != nil {
 		return "", err
