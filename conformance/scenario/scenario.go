@@ -44,6 +44,8 @@ type Scenario struct {
 	// Paths lists paths relative to a volume (volume/sub/path) that exist on the node, as
 	// directories, for subPath checks.
 	Paths []string `json:"paths,omitempty"`
+	// Files are regular files on the node, by volume/relative/path: what fileKeyRef reads.
+	Files map[string]string `json:"files,omitempty"`
 	// Devices are what device plugins give each container, by container name.
 	Devices map[string]DeviceResources `json:"devices,omitempty"`
 	// RestartCount is the restart count of every container.

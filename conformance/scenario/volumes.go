@@ -53,8 +53,8 @@ func (s *Scenario) MountedVolumes(root string) []MountedVolume {
 		case src.HostPath != nil:
 			v.Path = src.HostPath.Path
 		case src.PersistentVolumeClaim != nil:
-			v.Path = filepath.Join(podVolumes, "kubernetes.io~csi", "pv-"+src.PersistentVolumeClaim.ClaimName, "mount")
-			v.InnerVolumeName = "pv-" + src.PersistentVolumeClaim.ClaimName
+			v.Path = filepath.Join(podVolumes, "kubernetes.io~csi", src.PersistentVolumeClaim.ClaimName, "mount")
+			v.InnerVolumeName = src.PersistentVolumeClaim.ClaimName
 			v.ReadOnly = src.PersistentVolumeClaim.ReadOnly
 			v.SELinuxRelabel = !v.ReadOnly
 		case src.Ephemeral != nil:
@@ -124,4 +124,23 @@ func HasImageVolume(pod *v1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// FilePaths returns the host path of every entry of Files, resolved against its volume; entries
+// whose volume is not mounted are left out.
+func (s *Scenario) FilePaths(volumes []MountedVolume) map[string]string {
+	byName := map[string]string{}
+	for _, v := range volumes {
+		if v.Path != "" {
+			byName[v.Name] = v.Path
+		}
+	}
+	out := map[string]string{}
+	for p, content := range s.Files {
+		name, rest, _ := strings.Cut(p, "/")
+		if base, ok := byName[name]; ok {
+			out[filepath.Join(base, rest)] = content
+		}
+	}
+	return out
 }

@@ -229,6 +229,16 @@ func New(ctx context.Context, sc *scenario.Scenario, pod *v1.Pod, dirs Dirs) (*K
 	for _, p := range sc.ExistingPaths(k.volumes) {
 		k.host.AddPath(p, os.ModeDir|0o777)
 	}
+	for p, content := range sc.FilePaths(k.volumes) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return nil, err
+		}
+		k.host.AddPath(filepath.Dir(p), os.ModeDir|0o755)
+		k.host.AddPath(p, 0o644)
+	}
 
 	kl := &kubelet.Kubelet{}
 	set(kl, "kubeClient", client)

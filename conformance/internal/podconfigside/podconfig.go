@@ -103,6 +103,16 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 		hu.AddPath(p, os.ModeDir|0o777)
 		_ = files.MkdirAll(p, 0o777)
 	}
+	for p, content := range sc.FilePaths(vols) {
+		if err := files.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := files.WriteFile(p, []byte(content), 0o644); err != nil {
+			return nil, err
+		}
+		hu.AddPath(filepath.Dir(p), os.ModeDir|0o755)
+		hu.AddPath(p, 0o644)
+	}
 
 	users := securitytest.ImageUserMap{}
 	for _, c := range scenario.Containers(pod) {
