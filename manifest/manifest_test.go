@@ -393,3 +393,12 @@ func TestReadRefusesAliasExpansionPastTheInputLimit(t *testing.T) {
 	require.Len(t, b.Pods, 1)
 	assert.Equal(t, "web", b.Pods[0].Pod.Annotations["app"])
 }
+
+// Editors on Windows start files with a UTF-8 byte order mark; a file of JSON objects that starts
+// with one is still read object by object.
+func TestReadConcatenatedJSONObjectsAfterByteOrderMark(t *testing.T) {
+	b := read(t, manifest.Options{}, "\xef\xbb\xbf"+`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "k"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}`)
+	require.Len(t, b.Pods, 2)
+	assert.Equal(t, "k", b.Pods[1].Pod.Name)
+}

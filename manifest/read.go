@@ -77,7 +77,8 @@ func (r *reader) readInput(in Input) error {
 // kubectl reads a file of them, into one document per object. Any other document, a YAML flow
 // mapping such as "{kind: Pod}" included, is returned whole.
 func jsonObjects(doc []byte) [][]byte {
-	trimmed := bytes.TrimSpace(doc)
+	// A UTF-8 byte order mark may start the file, as the YAML decoder allows.
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(doc), []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return [][]byte{doc}
 	}
