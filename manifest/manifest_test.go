@@ -402,3 +402,13 @@ func TestReadConcatenatedJSONObjectsAfterByteOrderMark(t *testing.T) {
 	require.Len(t, b.Pods, 2)
 	assert.Equal(t, "k", b.Pods[1].Pod.Name)
 }
+
+// A stream of JSON objects cut short is an error naming the object, as kubectl reports it, not
+// the first object alone.
+func TestReadTruncatedJSONStreamIsAnError(t *testing.T) {
+	doc := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j"}, "spec": {"containers": [{"name": "a", "image": "b"}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "k"}, "spec": {"contain`
+	_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+	require.Error(t, err)
+	assert.EqualError(t, err, "in.yaml: document 2: unexpected EOF")
+}

@@ -64,23 +64,29 @@ func (r *reader) readInput(in Input) error {
 		if err != nil {
 			return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: err}
 		}
-		for _, obj := range jsonObjects(doc) {
+		objs, jsonErr := jsonObjects(doc)
+		for _, obj := range objs {
 			n++
 			if err := r.readDocument(name, n, 0, obj); err != nil {
 				return err
 			}
+		}
+		if jsonErr != nil {
+			return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: jsonErr}
 		}
 	}
 }
 
 // jsonObjects splits a document that is a stream of JSON objects with nothing between them, as
 // kubectl reads a file of them, into one document per object. Any other document, a YAML flow
-// mapping such as "{kind: Pod}" included, is returned whole.
-func jsonObjects(doc []byte) [][]byte {
+// mapping such as "{kind: Pod}" included, is returned whole. Once one object has been read, what
+// follows must be JSON objects too: a stream cut short or followed by anything else is an error,
+// returned with the objects before it.
+func jsonObjects(doc []byte) ([][]byte, error) {
 	// A UTF-8 byte order mark may start the file, as the YAML decoder allows.
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(doc), []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return [][]byte{doc}
+		return [][]byte{doc}, nil
 	}
 	var objs [][]byte
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
@@ -88,10 +94,16 @@ func jsonObjects(doc []byte) [][]byte {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
-			return objs
+			return objs, nil
 		}
-		if err != nil || len(raw) == 0 || raw[0] != '{' {
-			return [][]byte{doc}
+		if len(objs) == 0 && (err != nil || len(raw) == 0 || raw[0] != '{') {
+			return [][]byte{doc}, nil
+		}
+		if err != nil {
+			return objs, err
+		}
+		if raw[0] != '{' {
+			return objs, fmt.Errorf("a JSON object was expected, not %.20s", raw)
 		}
 		objs = append(objs, raw)
 	}
