@@ -44,4 +44,11 @@
 // (extensions/v1beta1, apps/v1beta1, apps/v1beta2, batch/v1beta1, batch/v2alpha1) are read as the
 // current version, with a warning, ignoring the fields it dropped. Errors name the input and the document ("app.yaml: document 3
 // (Deployment web): ..."). An input larger than MaxInputSize is refused.
+//
+// Documents are decoded as kubectl and the API server decode them: YAML becomes JSON on its own,
+// so an unquoted yes or 1 in a string field is an error (as on a cluster) rather than "true" or
+// "1"; a duplicate key, an unknown field and a field in the wrong case are errors naming the
+// field. A file of JSON objects one after another, with no "---" between them, is read one
+// document per object. A document whose YAML aliases would expand it past MaxInputSize is
+// refused before it is decoded.
 package manifest
