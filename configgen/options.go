@@ -115,6 +115,9 @@ type HostFiles interface {
 	// OpenBeneath opens path inside root, never leaving it (see EnvFileFS).
 	OpenBeneath(root, path string) (fs.File, error)
 	ReadDir(path string) ([]fs.DirEntry, error)
+	// Remove removes a file or an empty directory, never a directory's contents; a Generator
+	// uses it to take back the directories a failed call made.
+	Remove(path string) error
 }
 
 // DeviceResourceGetter returns what device plugins and DRA give a container (kubelet's

@@ -47,6 +47,16 @@ func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
 }
 
 func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
+	made := &madeDirs{files: g.files}
+	err := g.makePodDataDirsRecorded(pod, made)
+	if err != nil {
+		made.undo()
+	}
+	return err
+}
+
+// makePodDataDirsRecorded is makePodDataDirs recording what it creates in made.
+func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
 	if pod == nil {
 		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
@@ -56,7 +66,7 @@ func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
 	}
 	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation.
 	for _, dir := range [...]string{podDir, podDir + "/volumes", podDir + "/plugins"} {
-		if err := g.files.MkdirAll(dir, podDataDirMode); err != nil {
+		if err := made.mkdirAll(dir, podDataDirMode); err != nil {
 			return errkind.New(ErrHost, fmt.Sprintf("pod %q: error making pod data directories: %v", pod.Namespace+"/"+pod.Name, err), err)
 		}
 	}

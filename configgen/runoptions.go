@@ -60,11 +60,14 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	if err := g.makePodDataDirs(pod); err != nil {
+	made := &madeDirs{files: g.files}
+	if err := g.makePodDataDirsRecorded(pod, made); err != nil {
+		made.undo()
 		undo()
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	if err := hostsFile.apply(g.files); err != nil {
+		made.undo()
 		undo()
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
@@ -92,6 +95,9 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, commandLine{}, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
 	if err := ValidateContainer(pod, container); err != nil {
+		return nil, nil, noop, commandLine{}, err
+	}
+	if err := g.checkPodDir(pod, podDir); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)

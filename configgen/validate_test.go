@@ -3,6 +3,8 @@ package configgen_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,12 +24,27 @@ const bad = "\xff"
 
 // hostEffects counts the calls that change the host: writes through Files and subPath binds.
 type hostEffects struct {
-	files *hostfstest.Interceptor
-	node  *configgentest.Node
+	writes *atomic.Int64
+	node   *configgentest.Node
 }
 
 func (h hostEffects) count() int {
-	return h.files.Calls() + len(h.node.Subpather.Calls())
+	return int(h.writes.Load()) + len(h.node.Subpather.Calls())
+}
+
+// countWrites wraps fsys so that every call that changes a file adds one to n; reads pass.
+func countWrites(fsys hostfstest.FS, n *atomic.Int64) *hostfstest.Interceptor {
+	return hostfstest.Wrap(fsys, hostfstest.Funcs{
+		MkdirAll: func(f hostfstest.FS, p string, perm fs.FileMode) error { n.Add(1); return f.MkdirAll(p, perm) },
+		WriteFile: func(f hostfstest.FS, p string, d []byte, perm fs.FileMode) error {
+			n.Add(1)
+			return f.WriteFile(p, d, perm)
+		},
+		Create:  func(f hostfstest.FS, p string) error { n.Add(1); return f.Create(p) },
+		Chmod:   func(f hostfstest.FS, p string, perm fs.FileMode) error { n.Add(1); return f.Chmod(p, perm) },
+		Symlink: func(f hostfstest.FS, o, p string) error { n.Add(1); return f.Symlink(o, p) },
+		Remove:  func(f hostfstest.FS, p string) error { n.Add(1); return f.Remove(p) },
+	})
 }
 
 // validationNode is an offline node whose Files count every call, with a ConfigMap whose keys and
@@ -43,14 +60,15 @@ func validationNodeWith(t *testing.T, edit func(*configgen.Options)) (*configgen
 	node := configgentest.NewNode(cm("shop", "hostile", map[string]string{
 		"GOOD": "ok", "BADVAL": "x" + bad, "NULVAL": "a\x00b",
 	}), cm("shop", "badkeys", map[string]string{"K" + bad: "v"}))
-	files := hostfstest.Wrap(node.Files, hostfstest.Funcs{})
+	writes := &atomic.Int64{}
+	files := countWrites(node.Files, writes)
 	node.Options.Files = files
 	if edit != nil {
 		edit(&node.Options)
 	}
 	gen, err := node.Generator()
 	require.NoError(t, err)
-	return gen, hostEffects{files: files, node: node}, node
+	return gen, hostEffects{writes: writes, node: node}, node
 }
 
 // TestValidationRefusesInvalidStrings: every string that reaches a CRI message must be valid UTF-8

@@ -30,7 +30,7 @@
 //   - Permission bits are stored and reported but never enforced; every caller acts as root.
 //   - No ownership (uid/gid), no hard links, no special files (devices, FIFOs, sockets), no
 //     timestamps: ModTime is always the zero time.
-//   - No removal or rename: the method set has none.
+//   - No rename; Remove removes one file or empty directory, as os.Remove does.
 //   - Directory sizes are reported as 0; name length limits (ENAMETOOLONG) are not modelled.
 //   - Relative paths are resolved from "/", as if the working directory were the root.
 //   - A file returned by Open reads the file's current contents at each Read; it cannot write.

@@ -289,6 +289,28 @@ func (m *Memory) ReadDir(p string) ([]fs.DirEntry, error) {
 	return n.entries(), nil
 }
 
+// Remove removes the file, symlink or empty directory at path, like os.Remove: a final symlink
+// is removed, not followed; a directory that is not empty is ENOTEMPTY; "/" cannot be removed.
+func (m *Memory) Remove(p string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	res, err := m.walk(p, noFollow)
+	if err == nil && res.n == nil {
+		err = syscall.ENOENT
+	}
+	if err != nil {
+		return pathErr("remove", p, err)
+	}
+	switch {
+	case res.name == "" || res.n == m.root:
+		return pathErr("remove", p, syscall.EBUSY)
+	case res.n.kind == kindDir && len(res.n.children) > 0:
+		return pathErr("remove", p, syscall.ENOTEMPTY)
+	}
+	delete(res.dir.children, res.name)
+	return nil
+}
+
 // Symlink creates newname as a symlink to oldname. newname must not exist, not even as a dangling
 // symlink; oldname is stored as given and not checked, except that it may not be empty.
 func (m *Memory) Symlink(oldname, newname string) error {

@@ -57,5 +57,9 @@ func (OS) Readlink(path string) (string, error) { return os.Readlink(path) }
 // ReadDir lists the directory at path sorted by name, like os.ReadDir.
 func (OS) ReadDir(path string) ([]fs.DirEntry, error) { return os.ReadDir(path) }
 
+// Remove removes the file or empty directory at path, like os.Remove; it never removes a
+// directory's contents, and a final symlink is removed, not followed.
+func (OS) Remove(path string) error { return os.Remove(path) }
+
 // Symlink creates newname as a symlink to oldname like os.Symlink.
 func (OS) Symlink(oldname, newname string) error { return os.Symlink(oldname, newname) }

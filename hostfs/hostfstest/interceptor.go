@@ -22,6 +22,7 @@ type FS interface {
 	Readlink(path string) (string, error)
 	ReadDir(path string) ([]fs.DirEntry, error)
 	Symlink(oldname, newname string) error
+	Remove(path string) error
 }
 
 var (
@@ -48,6 +49,7 @@ type Funcs struct {
 	Readlink    func(fsys FS, path string) (string, error)
 	ReadDir     func(fsys FS, path string) ([]fs.DirEntry, error)
 	Symlink     func(fsys FS, oldname, newname string) error
+	Remove      func(fsys FS, path string) error
 }
 
 // Interceptor is an FS that routes each call through Funcs. It counts calls so a test can check
@@ -172,4 +174,13 @@ func (i *Interceptor) Symlink(oldname, newname string) error {
 		return i.funcs.Symlink(i.fsys, oldname, newname)
 	}
 	return i.fsys.Symlink(oldname, newname)
+}
+
+// Remove calls Funcs.Remove or the wrapped FS.
+func (i *Interceptor) Remove(path string) error {
+	i.calls.Add(1)
+	if i.funcs.Remove != nil {
+		return i.funcs.Remove(i.fsys, path)
+	}
+	return i.fsys.Remove(path)
 }

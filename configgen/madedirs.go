@@ -1,0 +1,75 @@
+package configgen
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
+)
+
+// madeDirs records the directories one Generator call created, so that a later failure of the
+// same call removes them again, innermost first. Removal is one empty directory at a time
+// (HostFiles.Remove), so a directory something else has put a file in since stays.
+type madeDirs struct {
+	files HostFiles
+	dirs  []string
+}
+
+// mkdirAll is HostFiles.MkdirAll that records the levels it created.
+func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
+	var missing []string
+	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
+		if _, err := m.files.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	err := m.files.MkdirAll(path, perm)
+	for i := len(missing) - 1; i >= 0; i-- {
+		if _, serr := m.files.Lstat(missing[i]); serr != nil {
+			break
+		}
+		m.dirs = append(m.dirs, missing[i])
+	}
+	return err
+}
+
+// undo removes what was recorded, innermost first, stopping at the first directory that cannot
+// be removed (it is no longer empty, so its parents are not either).
+func (m *madeDirs) undo() {
+	for i := len(m.dirs) - 1; i >= 0; i-- {
+		if m.files.Remove(m.dirs[i]) != nil {
+			break
+		}
+	}
+	m.dirs = nil
+}
+
+// checkPodDir refuses, before any host effect, a pod directory the call could not finish in: one
+// that is not a directory, or whose etc-hosts is a directory (its write comes last). A missing
+// pod directory is fine: MakePodDataDirs makes it.
+func (g *Generator) checkPodDir(pod *v1.Pod, podDir string) error {
+	fail := func(what string) error {
+		return errkind.New(ErrHost, fmt.Sprintf("pod %q: %s", pod.Namespace+"/"+pod.Name, what), nil)
+	}
+	fi, err := g.files.Stat(podDir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return errkind.New(ErrHost, fmt.Sprintf("pod %q: checking the pod directory: %v", pod.Namespace+"/"+pod.Name, err), err)
+	case !fi.IsDir():
+		return fail("pod directory " + podDir + " is not a directory")
+	}
+	if fi, err := g.files.Stat(podDir + "/etc-hosts"); err == nil && fi.IsDir() {
+		return fail(podDir + "/etc-hosts is a directory, not the pod's hosts file")
+	}
+	return nil
+}
