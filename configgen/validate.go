@@ -31,8 +31,8 @@ import (
 //   - environment variable names are not empty and hold no '=';
 //   - hostPID and hostIPC are refused when hostUsers is false, and an Unmasked procMount unless it
 //     is false;
-//   - dnsConfig nameservers are IP addresses, searches DNS subdomains, and option names and values
-//     single words, since the runtime writes them into the container's resolv.conf.
+//   - dnsConfig nameservers are IP addresses, searches "." or DNS subdomains, and option names
+//     and values single words, since the runtime writes them into the container's resolv.conf.
 //
 // Errors wrap ErrInvalidPod and name the pod, the container when there is one, and the field.
 func ValidatePod(pod *v1.Pod) error {
@@ -281,7 +281,8 @@ func (v *validator) uniqueContainerNames() {
 }
 
 // dnsConfig checks a pod's DNS config as the API server's validatePodDNSConfig does: nameservers
-// are IP addresses, searches DNS subdomains (a trailing dot allowed), options named. The runtime
+// are IP addresses, searches "." or DNS subdomains with underscores allowed (a trailing dot too),
+// options named. The runtime
 // writes each of them into the container's resolv.conf, so an option's name or value holding
 // whitespace or a control character, which the API server lets through, is refused too: it
 // would add a line to that file.
@@ -294,8 +295,9 @@ func (v *validator) dnsConfig(dc *v1.PodDNSConfig) {
 		}
 	}
 	for i, search := range dc.Searches {
-		if v.err == nil && len(validation.IsDNS1123Subdomain(strings.TrimSuffix(search, "."))) > 0 {
-			v.fail(fmt.Sprintf("spec.dnsConfig.searches[%d]", i), strconv.Quote(search)+" must be a DNS subdomain (RFC 1123), optionally ending in a dot")
+		// RelaxedDNSSearchValidation (GA, locked on): a lone "." and underscores are valid.
+		if v.err == nil && search != "." && len(validation.IsDNS1123SubdomainWithUnderscore(strings.TrimSuffix(search, "."))) > 0 {
+			v.fail(fmt.Sprintf("spec.dnsConfig.searches[%d]", i), strconv.Quote(search)+" must be \".\" or a DNS subdomain (RFC 1123, underscores allowed), optionally ending in a dot")
 		}
 	}
 	for i, o := range dc.Options {

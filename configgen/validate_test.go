@@ -239,10 +239,10 @@ func TestNodeSideValidation(t *testing.T) {
 		}, wantErr: `invalid ports[0].hostPort: 22 must match containerPort 80 when spec.hostNetwork is true`},
 		{name: "DNS search with a newline would add a line to the container's resolv.conf", edit: func(p *v1.Pod, _ *v1.Container) {
 			p.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{"a.com\nnameserver 6.6.6.6"}}
-		}, wantErr: `invalid spec.dnsConfig.searches[0]: "a.com\nnameserver 6.6.6.6" must be a DNS subdomain`},
+		}, wantErr: `invalid spec.dnsConfig.searches[0]: "a.com\nnameserver 6.6.6.6" must be "." or a DNS subdomain`},
 		{name: "DNS search with a space", edit: func(p *v1.Pod, _ *v1.Container) {
 			p.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{"ok.example.", "a b"}}
-		}, wantErr: `invalid spec.dnsConfig.searches[1]: "a b" must be a DNS subdomain`},
+		}, wantErr: `invalid spec.dnsConfig.searches[1]: "a b" must be "." or a DNS subdomain`},
 		{name: "DNS nameserver that is not an IP", edit: func(p *v1.Pod, _ *v1.Container) {
 			p.Spec.DNSConfig = &v1.PodDNSConfig{Nameservers: []string{"1.1.1.1", "1.1.1.1\nsearch evil"}}
 		}, wantErr: `invalid spec.dnsConfig.nameservers[1]: "1.1.1.1\nsearch evil" must be a valid IP address`},
@@ -356,4 +356,12 @@ func TestValidationRefusesEnvFromNamesWithEquals(t *testing.T) {
 		assert.ErrorContains(t, err, `PATH=/tmp/evil:/bin": must not contain '='`)
 		assert.Equal(t, before, effects.count(), "a host effect before the validation error")
 	}
+}
+
+// Since RelaxedDNSSearchValidation (GA, locked on), the API server accepts a lone "." and
+// underscores in a pod's DNS searches; the node accepts them too.
+func TestValidationAcceptsRelaxedDNSSearches(t *testing.T) {
+	pod := samplePod()
+	pod.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{".", "_sip._tcp.example.com", "example.com."}}
+	require.NoError(t, configgen.ValidatePod(pod))
 }
