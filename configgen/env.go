@@ -124,38 +124,39 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 }
 
 func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
-	budget := in.ExpansionLimits.budget()
-	return makeEnvironmentVariablesWithin(ctx, in, &budget)
+	envs, warnings, _, err := makeEnvironmentVariablesWithin(ctx, in, in.ExpansionLimits.budget())
+	return envs, warnings, err
 }
 
-// makeEnvironmentVariablesWithin is makeEnvironmentVariables drawing expansions from budget, which
-// the caller goes on using for the container's command and args.
-func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget *expansionBudget) ([]EnvVar, []Warning, error) {
+// makeEnvironmentVariablesWithin is makeEnvironmentVariables drawing expansions from budget. It
+// returns what is left of it, for the container's command and args. (The budget travels by value:
+// the builder holds its own copy, so no pointer to the caller's escapes.)
+func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget expansionBudget) ([]EnvVar, []Warning, expansionBudget, error) {
 	if in.Pod == nil || in.Container == nil {
-		return nil, nil, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
+		return nil, nil, budget, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
 	}
 	if in.Pod.Spec.EnableServiceLinks == nil {
-		return nil, nil, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
+		return nil, nil, budget, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
 	}
 	if in.Services != nil && !isStaticPod(in.Pod) {
 		if sc, ok := in.Services.(ServiceSyncChecker); ok && !sc.HasSynced() {
-			return nil, nil, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
+			return nil, nil, budget, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
 	}
 	b := &envBuilder{ctx: ctx, in: in, budget: budget}
 	if shared := in.pod; shared != nil && shared.done {
 		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
-		return nil, b.warnings, err
+		return nil, b.warnings, budget, err
 	}
 	if err := b.fetchEnvFrom(); err != nil {
-		return nil, b.warnings, err
+		return nil, b.warnings, budget, err
 	}
 	b.reserve(b.fromKeys + len(in.Container.Env))
 	b.addEnvFrom()
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
-			return nil, b.warnings, err
+			return nil, b.warnings, budget, err
 		}
 	}
 	out := b.result()
@@ -163,7 +164,7 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget *ex
 		// Kubelet appends to a nil slice, so an empty environment is nil.
 		out = nil
 	}
-	return out, b.warnings, nil
+	return out, b.warnings, b.budget, nil
 }
 
 // isStaticPod reports whether the pod came from a file or URL rather than the API server
@@ -179,7 +180,7 @@ func isStaticPod(pod *v1.Pod) bool {
 type envBuilder struct {
 	ctx    context.Context
 	in     EnvInput
-	budget *expansionBudget
+	budget expansionBudget
 
 	all   []EnvVar // the result: room for the defined variables, then the service variables
 	vars  []EnvVar // the defined variables, in order of first definition, within all

@@ -139,12 +139,11 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
 	// One expansion budget covers the container's env values, then its command and args.
-	budget := g.opts.ExpansionLimits.budget()
-	envs, envWarnings, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
+	envs, envWarnings, budget, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
 		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
-	}, &budget)
+	}, g.opts.ExpansionLimits.budget())
 	if err != nil {
 		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)
 	}
