@@ -85,3 +85,21 @@ func TestOpenBeneathThroughWrappers(t *testing.T) {
 		OpenBeneath(root, path string) (fs.File, error)
 	} = &hostfs.OS{}
 }
+
+// TestRemove holds both backends to os.Remove's rules: one file, symlink or empty directory.
+func TestRemove(t *testing.T) {
+	withBackends(t, func(t *testing.T, fsys backend, root string) {
+		build(t, fsys, root, []step{dir("empty"), dir("full/sub"), file("f", "x"), link("full", "link")})
+		require.NoError(t, fsys.Remove(root+"/f"))
+		require.NoError(t, fsys.Remove(root+"/empty"))
+		require.NoError(t, fsys.Remove(root+"/link"), "a symlink is removed, not followed")
+		_, err := fsys.Stat(root + "/full/sub")
+		require.NoError(t, err, "the link's target stays")
+		require.ErrorIs(t, fsys.Remove(root+"/full"), syscall.ENOTEMPTY)
+		require.ErrorIs(t, fsys.Remove(root+"/none"), fs.ErrNotExist)
+		for _, p := range []string{"/f", "/empty", "/link"} {
+			_, err := fsys.Lstat(root + p)
+			require.ErrorIs(t, err, fs.ErrNotExist, p)
+		}
+	})
+}
