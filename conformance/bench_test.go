@@ -97,6 +97,7 @@ func BenchmarkSideBySide(b *testing.B) {
 
 	b.Run("container/kubelet", func(b *testing.B) {
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if _, err := kl.Container(ctx, pod, container); err != nil {
 				b.Fatal(err)
@@ -105,6 +106,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("container/podconfig", func(b *testing.B) {
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if _, err := pc.Container(ctx, pod, container); err != nil {
 				b.Fatal(err)
@@ -113,6 +115,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("sandbox/kubelet", func(b *testing.B) {
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if _, err := kl.Sandbox(ctx, pod); err != nil {
 				b.Fatal(err)
@@ -121,6 +124,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("sandbox/podconfig", func(b *testing.B) {
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if _, err := pc.Sandbox(ctx, pod); err != nil {
 				b.Fatal(err)
