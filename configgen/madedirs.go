@@ -23,7 +23,13 @@ type madeDirs struct {
 func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
 	var missing []string
 	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
-		if _, err := m.files.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+		fi, err := m.files.Lstat(d)
+		if err == nil && len(missing) == 0 && fi.IsDir() {
+			// The directory is there already (and is no symlink): MkdirAll would find it and
+			// do nothing. This is the common case, a pod's second container and later.
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 		missing = append(missing, d)
