@@ -64,6 +64,11 @@ type EnvInput struct {
 
 	// pod carries what MakePodEnvironmentVariables computes once for all of a pod's containers.
 	pod *podShared
+	// serviceCache is the Generator's cache of service variables, nil outside a Generator.
+	serviceCache *serviceEnvCache
+	// scratch, when set, lends the result's backing array and the hash table: the caller
+	// reads the result only until it hands scratch to another call.
+	scratch *envScratch
 }
 
 // podShared is what every container of one pod shares: the service variables, which depend only
@@ -72,8 +77,14 @@ type podShared struct {
 	done     bool
 	svc      []EnvVar // sorted by name, unique; a copy no result aliases
 	svcFirst [4]uint64
-	// all and table are scratch space one container's call leaves to the next: the pod's
-	// helper converts each result before it builds the next one.
+	// The scratch space one container's call leaves to the next: the pod's helper converts
+	// each result before it builds the next one.
+	envScratch
+}
+
+// envScratch is space a call reuses from an earlier one whose result is no longer read: the
+// result's backing array and the hash table.
+type envScratch struct {
 	all   []EnvVar
 	table []int32
 }
@@ -148,6 +159,10 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, budget, err
+	} else if in.serviceCache != nil && len(b.services) > 0 {
+		if e := in.serviceCache.lookup(b.services); e != nil {
+			b.cachedSvc, b.svcCount, b.svcFirst = e.vars, len(e.vars), e.first
+		}
 	}
 	if err := b.fetchEnvFrom(); err != nil {
 		return nil, b.warnings, budget, err
@@ -192,6 +207,9 @@ type envBuilder struct {
 	svcCount int           // number of their variables
 	svc      []EnvVar      // their variables, sorted by name, unique
 	svcFirst [4]uint64     // the first bytes of their names, as a bit set
+	// cachedSvc are the variables of services from the Generator's cache, nil when they must
+	// be written.
+	cachedSvc []EnvVar
 
 	sources  []envSource
 	srcBuf   [4]envSource
@@ -216,12 +234,12 @@ type envBuilder struct {
 // reserve allocates the result for n definitions and the service variables, writes the service
 // variables at its end, and sizes the hash table.
 func (b *envBuilder) reserve(n int) {
-	if shared := b.in.pod; shared != nil && cap(shared.all) >= n+b.svcCount {
-		b.all = shared.all[:n+b.svcCount]
+	if s := b.in.scratch; s != nil && cap(s.all) >= n+b.svcCount {
+		b.all = s.all[:n+b.svcCount]
 	} else {
 		b.all = make([]EnvVar, n+b.svcCount)
-		if shared != nil {
-			shared.all = b.all
+		if s != nil {
+			s.all = b.all
 		}
 	}
 	all := b.all
@@ -229,25 +247,30 @@ func (b *envBuilder) reserve(n int) {
 	switch shared := b.in.pod; {
 	case shared != nil && shared.done:
 		b.svc = all[n : n+copy(all[n:], shared.svc)]
+	case b.cachedSvc != nil:
+		b.svc = all[n : n+copy(all[n:], b.cachedSvc)]
 	default:
 		b.writeServiceEnv(all[n:n])
+		// result may move these variables within all, so the pod and the cache keep copies.
 		if shared != nil {
-			// result may move these variables within all, so the pod keeps its own copy.
 			shared.svc = append([]EnvVar(nil), b.svc...)
 			shared.svcFirst, shared.done = b.svcFirst, true
+		}
+		if b.in.serviceCache != nil && len(b.services) > 0 {
+			b.in.serviceCache.store(b.services, b.svc, b.svcFirst)
 		}
 	}
 	size := 8
 	for size < 2*n {
 		size *= 2
 	}
-	if shared := b.in.pod; shared != nil && cap(shared.table) >= size {
-		b.table = shared.table[:size]
+	if s := b.in.scratch; s != nil && cap(s.table) >= size {
+		b.table = s.table[:size]
 		clear(b.table)
 	} else {
 		b.table = make([]int32, size)
-		if shared != nil {
-			shared.table = b.table
+		if s != nil {
+			s.table = b.table
 		}
 	}
 	b.seed = maphash.MakeSeed()

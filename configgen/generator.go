@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -34,8 +35,9 @@ var (
 	ErrInvalidOptions = errors.New("invalid options")
 )
 
-// Generator turns pods into CRI configs for one node. Build it with New. It holds no mutable
-// state: it is safe for concurrent use, and two calls never share a result.
+// Generator turns pods into CRI configs for one node. Build it with New. Its only mutable state
+// is a cache of the service variables it built last, reused while the Services are unchanged,
+// and a pool of scratch space: it is safe for concurrent use, and two calls never share a result.
 type Generator struct {
 	opts      Options
 	gates     FeatureGates
@@ -47,6 +49,12 @@ type Generator struct {
 	resources *resources.Calculator
 	// dns is the node's DNS setup parsed once; pods copy what they keep.
 	dns *nodeDNSFacts
+	// services keeps the last service variables built, for the next call that sees the same
+	// Services.
+	services *serviceEnvCache
+	// envScratch holds *envScratch: space for an environment GenerateContainerConfig reads
+	// only until it has converted it to CRI.
+	envScratch sync.Pool
 }
 
 // New returns a Generator for the node Options describes. It fails when a default that reads the
@@ -54,7 +62,8 @@ type Generator struct {
 // ErrInvalidOptions when Security.DefaultPodSysctls is set without the DefaultPodSysctls feature
 // gate, as kubelet's configuration validation does.
 func New(opts Options) (*Generator, error) {
-	g := &Generator{opts: opts, gates: DefaultFeatureGates()}
+	g := &Generator{opts: opts, gates: DefaultFeatureGates(), services: &serviceEnvCache{}}
+	g.envScratch.New = func() any { return &envScratch{} }
 	if opts.FeatureGates != nil {
 		g.gates = *opts.FeatureGates
 	}

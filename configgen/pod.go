@@ -97,6 +97,7 @@ func MakePodEnvironmentVariables(ctx context.Context, in EnvInput) ([]ContainerE
 		in.Services = &listedServices{lister: in.Services}
 	}
 	in.pod = &podShared{}
+	in.scratch = &in.pod.envScratch
 	containers := PodContainers(in.Pod)
 	out := make([]ContainerEnv, len(containers))
 	var warnings []Warning

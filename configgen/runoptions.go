@@ -56,7 +56,7 @@ type RunContainerOptions struct {
 // (mounts.Subpather.CleanSubPaths). Errors are *Error, as GenerateContainerConfig's.
 func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, func(), error) {
 	pod, container := req.Pod, req.Container
-	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false)
+	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false, nil)
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
@@ -81,8 +81,10 @@ func noop() {}
 // etc-hosts file is recorded in the returned deferredWrites and the container directory is left
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
-// expanded and checked before any host effect, and returned.
-func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
+// expanded and checked before any host effect, and returned. A non-nil scratch lends the
+// environment its space (EnvInput.scratch): the caller reads opts.Envs only until it gives
+// scratch back.
+func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, scratch *envScratch) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
 		return nil, nil, noop, commandLine{}, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
@@ -143,6 +145,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
+		serviceCache: g.services, scratch: scratch,
 	}, g.opts.ExpansionLimits.budget())
 	if err != nil {
 		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)

@@ -1,0 +1,73 @@
+package configgen
+
+import (
+	"sync/atomic"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// serviceEnvCache keeps the service variables a Generator built last, with what they were built
+// from, so that the next container whose pod sees the same Services copies them instead of
+// writing some sixty names and values again. The Services are still listed and picked on every
+// call; only their variables are reused, and only when every field they are made of is equal.
+// The entry is immutable once stored, so concurrent calls share it without a lock; calls that
+// see different Services replace it in turn and are as fast as without it.
+type serviceEnvCache struct {
+	last atomic.Pointer[serviceEnv]
+}
+
+// serviceEnv is one cache entry: the variables of services (sorted by name, unique), the first
+// bytes of their names as envBuilder.svcFirst, and the fields of each Service they depend on.
+type serviceEnv struct {
+	services []serviceKey
+	vars     []EnvVar
+	first    [4]uint64
+}
+
+// serviceKey is what addService reads of a Service: its name, cluster IP and ports.
+type serviceKey struct {
+	name, clusterIP string
+	ports           []servicePortKey
+}
+
+type servicePortKey struct {
+	name     string
+	protocol v1.Protocol
+	port     int32
+}
+
+// lookup returns the cached variables of services, or nil when they were built from other
+// Services (or none were).
+func (c *serviceEnvCache) lookup(services []*v1.Service) *serviceEnv {
+	e := c.last.Load()
+	if e == nil || len(e.services) != len(services) {
+		return nil
+	}
+	for i, s := range services {
+		k := &e.services[i]
+		if k.name != s.Name || k.clusterIP != s.Spec.ClusterIP || len(k.ports) != len(s.Spec.Ports) {
+			return nil
+		}
+		for j := range s.Spec.Ports {
+			p := &s.Spec.Ports[j]
+			if k.ports[j] != (servicePortKey{name: p.Name, protocol: p.Protocol, port: p.Port}) {
+				return nil
+			}
+		}
+	}
+	return e
+}
+
+// store keeps a copy of vars as the variables of services.
+func (c *serviceEnvCache) store(services []*v1.Service, vars []EnvVar, first [4]uint64) {
+	e := &serviceEnv{services: make([]serviceKey, len(services)), vars: append([]EnvVar(nil), vars...), first: first}
+	for i, s := range services {
+		k := serviceKey{name: s.Name, clusterIP: s.Spec.ClusterIP, ports: make([]servicePortKey, len(s.Spec.Ports))}
+		for j := range s.Spec.Ports {
+			p := &s.Spec.Ports[j]
+			k.ports[j] = servicePortKey{name: p.Name, protocol: p.Protocol, port: p.Port}
+		}
+		e.services[i] = k
+	}
+	c.last.Store(e)
+}

@@ -1,0 +1,73 @@
+package configgen_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/configgen"
+)
+
+// A Generator reuses the service variables it built while the Services are unchanged; every
+// change of a field the variables are made of, in a new object or the same one, and a pod that
+// sees other Services, give the variables MakeEnvironmentVariables builds from scratch.
+func TestGeneratorServiceVariablesFollowServices(t *testing.T) {
+	node, gen := sampleNode(t)
+	svc := func(ns, name, ip string, ports ...v1.ServicePort) *v1.Service {
+		return &v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+			Spec: v1.ServiceSpec{ClusterIP: ip, Ports: ports}}
+	}
+	web := svc("shop", "web", "10.96.0.10", v1.ServicePort{Name: "http", Port: 80})
+	node.Objects.Add(svc("default", "kubernetes", "10.96.0.1", v1.ServicePort{Name: "https", Port: 443}))
+	node.Objects.Add(web)
+	node.Objects.Add(svc("other", "db", "10.96.0.20", v1.ServicePort{Port: 5432}))
+
+	steps := []struct {
+		name   string
+		change func()
+		ns     string
+	}{
+		{name: "first call", change: func() {}},
+		{name: "unchanged", change: func() {}},
+		{name: "cluster IP changed in place", change: func() { web.Spec.ClusterIP = "10.96.0.11" }},
+		{name: "port number changed in place", change: func() { web.Spec.Ports[0].Port = 8080 }},
+		{name: "port name changed in place", change: func() { web.Spec.Ports[0].Name = "web" }},
+		{name: "protocol changed in place", change: func() { web.Spec.Ports[0].Protocol = v1.ProtocolUDP }},
+		{name: "port added in place", change: func() { web.Spec.Ports = append(web.Spec.Ports, v1.ServicePort{Port: 9090}) }},
+		{name: "replaced by a new object", change: func() {
+			web = svc("shop", "web", "10.96.0.12", v1.ServicePort{Name: "http", Port: 81})
+			node.Objects.Add(web)
+		}},
+		{name: "a Service added", change: func() { node.Objects.Add(svc("shop", "cache", "10.96.0.13", v1.ServicePort{Port: 6379})) }},
+		{name: "a pod in another namespace", change: func() {}, ns: "other"},
+		{name: "back in the first namespace", change: func() {}},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			step.change()
+			pod := samplePod()
+			pod.Spec.EnableServiceLinks = ptr.To(true)
+			if step.ns != "" {
+				pod.Namespace = step.ns
+			}
+			ctx := context.Background()
+			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
+				PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+			require.NoError(t, err)
+			cleanup()
+			want, _, err := configgen.MakeEnvironmentVariables(ctx, configgen.EnvInput{Pod: pod, Container: &pod.Spec.Containers[0],
+				PodIPs: []string{"10.244.1.17"}, Services: node.Objects})
+			require.NoError(t, err)
+			got := make([]configgen.EnvVar, len(cfg.Envs))
+			for i, kv := range cfg.Envs {
+				got[i] = configgen.EnvVar{Name: kv.Key, Value: string(kv.Value)}
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
