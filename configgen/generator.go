@@ -49,6 +49,8 @@ type Generator struct {
 	resources *resources.Calculator
 	// dns is the node's DNS setup parsed once; pods copy what they keep.
 	dns *nodeDNSFacts
+	// podsDir is <RootDir>/pods, clean.
+	podsDir string
 	// services keeps the last service variables built, for the next call that sees the same
 	// Services.
 	services *serviceEnvCache
@@ -80,6 +82,7 @@ func New(opts Options) (*Generator, error) {
 	if !filepath.IsAbs(g.opts.RootDir) || !filepath.IsAbs(g.opts.PodLogsDir) {
 		return nil, fmt.Errorf("%w: RootDir %q and PodLogsDir %q must be absolute", ErrMissingDependency, g.opts.RootDir, g.opts.PodLogsDir)
 	}
+	g.podsDir = filepath.Join(g.opts.RootDir, "pods")
 	g.files = opts.Files
 	if g.files == nil {
 		g.files = hostfs.OS{}
@@ -140,7 +143,8 @@ func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
 	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
 		return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
-	return filepath.Join(g.opts.RootDir, "pods", string(pod.UID)), nil
+	// The UID is one valid path element, so joining it to the clean podsDir needs no Clean.
+	return g.podsDir + "/" + string(pod.UID), nil
 }
 
 // checkPathElement rejects names that would not stay one element of a host path.

@@ -3,7 +3,6 @@ package configgen
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -226,7 +225,9 @@ func (g *Generator) makePodContainerDir(pod *v1.Pod, container *v1.Container, op
 	if container.TerminationMessagePath == "" {
 		return
 	}
-	dir := filepath.Join(g.opts.RootDir, "pods", string(pod.UID), "containers", container.Name)
+	// PodDir and runContainerOptions have checked that the UID and the container name are each
+	// one path element, so the concatenation is already clean.
+	dir := g.podsDir + "/" + string(pod.UID) + "/containers/" + container.Name
 	if err := g.files.MkdirAll(dir, 0o750); err != nil {
 		opts.Warnings = append(opts.Warnings, Warning{Reason: ReasonContainerDirFailed, Container: container.Name,
 			Message: fmt.Sprintf("error creating the container directory %s: %v", dir, err)})
