@@ -160,10 +160,16 @@ func BindTarget(sp mounts.Subpath) string {
 	return clean(sp.PodDir) + "/volume-subpaths/" + sp.VolumeName + "/" + sp.ContainerName + "/" + strconv.Itoa(sp.VolumeMountIndex)
 }
 
-// clean is filepath.Clean without its cost for paths that are plainly clean already.
+// clean is filepath.Clean without its cost for paths that are plainly clean already: not empty,
+// not starting with '.', no "//" or "/." and no trailing slash, all seen in one pass.
 func clean(p string) string {
-	if p == "" || strings.Contains(p, "//") || strings.Contains(p, "/.") || (len(p) > 1 && strings.HasSuffix(p, "/")) || p[0] == '.' {
+	if p == "" || p[0] == '.' || (len(p) > 1 && p[len(p)-1] == '/') {
 		return filepath.Clean(p)
+	}
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '/' && (p[i+1] == '/' || p[i+1] == '.') {
+			return filepath.Clean(p)
+		}
 	}
 	return p
 }
