@@ -83,10 +83,11 @@ type podShared struct {
 }
 
 // envScratch is space a call reuses from an earlier one whose result is no longer read: the
-// result's backing array and the hash table.
+// result's backing array, the hash table and the builder.
 type envScratch struct {
-	all   []EnvVar
-	table []int32
+	all     []EnvVar
+	table   []int32
+	builder envBuilder
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
@@ -154,7 +155,15 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 			return nil, nil, budget, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
 	}
-	b := &envBuilder{ctx: ctx, in: in, budget: budget}
+	var b *envBuilder
+	if s := in.scratch; s != nil {
+		// The builder is this call's state only, and nothing returned points into it: a lent
+		// one saves allocating its kilobyte.
+		b = &s.builder
+		*b = envBuilder{ctx: ctx, in: in, budget: budget}
+	} else {
+		b = &envBuilder{ctx: ctx, in: in, budget: budget}
+	}
 	if shared := in.pod; shared != nil && shared.done {
 		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
