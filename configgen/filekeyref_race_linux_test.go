@@ -96,5 +96,16 @@ func symlinkSwapRace(t *testing.T, files configgen.EnvFileFS, calls int) (inside
 	}
 	close(stop)
 	wg.Wait()
+	if inside == 0 {
+		// The swapper won every racing read (a loaded machine); with the directory back in
+		// place, one read shows the reader is not refusing everything.
+		got, _, err := configgen.MakeEnvironmentVariables(context.Background(), in)
+		require.NoError(t, err)
+		for _, e := range got {
+			if e.Value == "inside" {
+				inside++
+			}
+		}
+	}
 	return inside, outside
 }
