@@ -111,6 +111,7 @@ func BenchmarkSideBySide(b *testing.B) {
 			if _, err := pc.Container(ctx, pod, container); err != nil {
 				b.Fatal(err)
 			}
+			pc.ResetCalls()
 		}
 	})
 	b.Run("sandbox/kubelet", func(b *testing.B) {
@@ -129,6 +130,7 @@ func BenchmarkSideBySide(b *testing.B) {
 			if _, err := pc.Sandbox(ctx, pod); err != nil {
 				b.Fatal(err)
 			}
+			pc.ResetCalls()
 		}
 	})
 }

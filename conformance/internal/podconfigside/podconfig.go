@@ -41,6 +41,15 @@ type Node struct {
 	Volumes mounts.VolumeMap
 	sc      *scenario.Scenario
 	root    string
+	hu      *mountstest.HostUtils
+	sp      *mountstest.Subpather
+}
+
+// ResetCalls empties the call logs of the in-memory HostUtils and Subpather, so that a long
+// benchmark measures generation rather than the logs' growth.
+func (n *Node) ResetCalls() {
+	n.hu.ResetCalls()
+	n.sp.ResetCalls()
 }
 
 // New builds the Generator for sc under root and logs.
@@ -216,7 +225,7 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 	if err != nil {
 		return nil, err
 	}
-	return &Node{Gen: gen, Files: files, Volumes: vm, sc: sc, root: root}, nil
+	return &Node{Gen: gen, Files: files, Volumes: vm, sc: sc, root: root, hu: hu, sp: sp}, nil
 }
 
 func deviceResources(d scenario.DeviceResources) *configgen.DeviceResources {
