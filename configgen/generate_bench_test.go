@@ -101,7 +101,7 @@ func BenchmarkGenerateContainerConfig(b *testing.B) {
 	req := configgen.ContainerRequest{Pod: pod, Container: benchpod.Container(pod), PodIPs: benchpod.NodeFacts().PodIPs,
 		ImageRef: benchpod.ImageRef, Volumes: volumes}
 	b.ReportAllocs()
-	defer reportCPU(b)()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		_, cleanup, err := gen.GenerateContainerConfig(ctx, req)
 		if err != nil {
@@ -120,7 +120,7 @@ func BenchmarkGeneratePodSandboxConfig(b *testing.B) {
 	pod := benchpod.Pod()
 	ctx := context.Background()
 	b.ReportAllocs()
-	defer reportCPU(b)()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if _, err := gen.GeneratePodSandboxConfig(ctx, pod, 1); err != nil {
 			b.Fatal(err)

@@ -97,7 +97,7 @@ func BenchmarkSideBySide(b *testing.B) {
 
 	b.Run("container/kubelet", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			if _, err := kl.Container(ctx, pod, container); err != nil {
 				b.Fatal(err)
@@ -106,7 +106,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("container/podconfig", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			if _, err := pc.Container(ctx, pod, container); err != nil {
 				b.Fatal(err)
@@ -116,7 +116,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("sandbox/kubelet", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			if _, err := kl.Sandbox(ctx, pod); err != nil {
 				b.Fatal(err)
@@ -125,7 +125,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	})
 	b.Run("sandbox/podconfig", func(b *testing.B) {
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			if _, err := pc.Sandbox(ctx, pod); err != nil {
 				b.Fatal(err)
