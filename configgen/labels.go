@@ -107,26 +107,31 @@ func HashContainer(container *v1.Container) uint64 {
 	// Kubelet hashes the spew rendering, "([]uint8)[123 34 …]", of json.Marshal's
 	// {"image":…,"name":…} (a map's keys come sorted). Both renderings are written here directly,
 	// so the hash costs no reflection and no allocation for ordinary names.
-	var stack [160]byte
+	var stack [320]byte
 	b := append(stack[:0], `{"image":`...)
 	b = appendJSONString(b, container.Image)
 	b = append(b, `,"name":`...)
 	b = appendJSONString(b, container.Name)
 	b = append(b, '}')
 
+	// FNV-32a of "([]uint8)[", then each byte's decimal digits with a space between bytes.
 	const prime = 16777619
 	h := uint32(2166136261)
 	for _, c := range []byte("([]uint8)[") {
 		h = (h ^ uint32(c)) * prime
 	}
-	var digits [3]byte
 	for i, c := range b {
 		if i > 0 {
 			h = (h ^ ' ') * prime
 		}
-		for _, d := range strconv.AppendUint(digits[:0], uint64(c), 10) {
-			h = (h ^ uint32(d)) * prime
+		switch {
+		case c >= 100:
+			h = (h ^ uint32('0'+c/100)) * prime
+			h = (h ^ uint32('0'+c/10%10)) * prime
+		case c >= 10:
+			h = (h ^ uint32('0'+c/10)) * prime
 		}
+		h = (h ^ uint32('0'+c%10)) * prime
 	}
 	h = (h ^ ']') * prime
 	return uint64(h)

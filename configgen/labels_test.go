@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +41,8 @@ func TestHashContainer(t *testing.T) {
 func TestHashContainerMatchesDumpForHash(t *testing.T) {
 	for _, c := range []v1.Container{
 		{}, {Name: "a"}, {Name: "web", Image: "nginx@sha256:0123"}, {Name: "ü", Image: "<&>\u2028"},
+		{Name: printableASCII(), Image: "\x00\x01\t\n\x7f\xff"},
+		{Name: "long", Image: "registry.example/" + strings.Repeat("a/", 200) + "web@sha256:" + strings.Repeat("0123456789abcdef", 4)},
 	} {
 		b, err := json.Marshal(map[string]string{"name": c.Name, "image": c.Image})
 		require.NoError(t, err)
@@ -47,6 +50,16 @@ func TestHashContainerMatchesDumpForHash(t *testing.T) {
 		_, _ = fmt.Fprintf(h, "%v", dump.ForHash(b))
 		assert.Equal(t, uint64(h.Sum32()), HashContainer(&c), "container %+v", c)
 	}
+}
+
+// printableASCII is every byte from ' ' to '~', so every decimal width of the hash's rendering
+// and every escaped character occur.
+func printableASCII() string {
+	var b strings.Builder
+	for c := byte(' '); c <= '~'; c++ {
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 func TestContainerLabelsAndAnnotations(t *testing.T) {
