@@ -83,11 +83,12 @@ type podShared struct {
 }
 
 // envScratch is space a call reuses from an earlier one whose result is no longer read: the
-// result's backing array, the hash table and the builder.
+// result's backing array, the hash table, the builder and the env files' read buffer.
 type envScratch struct {
 	all     []EnvVar
 	table   []int32
 	builder envBuilder
+	fileBuf []byte
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
 // benchEnvInput is a container with 10 env entries (3 literals with $(VAR), 2 configMapKeyRef,
@@ -74,6 +75,7 @@ func BenchmarkMakeEnvironmentVariables(b *testing.B) {
 				b.Fatalf("got %d variables, want %d", len(envs), want)
 			}
 			b.ReportAllocs()
+			defer benchpod.ReportCPU(b)()
 			for b.Loop() {
 				if _, _, err := configgen.MakeEnvironmentVariables(ctx, in); err != nil {
 					b.Fatal(err)

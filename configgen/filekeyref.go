@@ -17,6 +17,12 @@ import (
 
 // fileKey resolves a fileKeyRef (kubelet: the FileKeyRef case of makeEnvironmentVariables, gate
 // EnvFiles); keep is false when the variable is to be left out.
+//
+// Kubelet joins the path with SecureJoin and then opens the result. Here the backend opens the
+// file beneath the volume's root itself (see readEnvFile), so the joined path only names the file
+// in errors: it is resolved once something fails, and a SecureJoin error then comes first, as in
+// kubelet. A file that opens and defines the key needs no join. (SecureJoin fails where a
+// confined open of the same path succeeds only if the file system changes in between.)
 func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value string, keep bool, err error) {
 	vol, ok := b.in.Volumes[ref.VolumeName]
 	if !ok || !vol.Mountable() {
@@ -29,50 +35,97 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if fsys == nil {
 		fsys = hostfs.OS{}
 	}
+	var buf []byte
+	if s := b.in.scratch; s != nil {
+		if s.fileBuf == nil {
+			s.fileBuf = make([]byte, 0, envFileBuf)
+		}
+		buf = s.fileBuf
+	}
+	value, failure, read := readEnvFile(fsys, vol.HostPath, ref.Path, ref.Key, buf)
+	if read && value != "" {
+		return value, true, nil
+	}
 	path, err := secureJoin(vol.HostPath, ref.Path, fsys)
 	if err != nil {
 		return "", false, newEnvError(ErrEnvFile, err.Error(), err)
 	}
-	value, err = readEnvFile(fsys, vol.HostPath, ref.Path, path, ref.Key)
-	if err != nil {
+	if !read {
+		err := failure.error(path)
 		// Kubelet logs the detail and fails with a fixed text, so that the pod's events do not
 		// reveal host paths or file contents.
 		b.warn(ReasonFailedToParseEnvFile, fmt.Sprintf("%s: env var %q: failed to parse env file: %v", b.where(), envName, err))
 		return "", false, newEnvError(ErrEnvFile, "couldn't parse env file", err)
 	}
-	if value == "" {
-		if isTrue(ref.Optional) {
-			b.warn(ReasonOptionalFileKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q not found in file %q of volume %q", envName, ref.Key, ref.Path, ref.VolumeName))
-			return "", false, nil
-		}
-		return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("environment variable key %q not found in file %q", ref.Key, path), nil)
+	if isTrue(ref.Optional) {
+		b.warn(ReasonOptionalFileKeyNotFound, fmt.Sprintf("skipping optional envvar %q: key %q not found in file %q of volume %q", envName, ref.Key, ref.Path, ref.VolumeName))
+		return "", false, nil
 	}
-	return value, true, nil
+	return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("environment variable key %q not found in file %q", ref.Key, path), nil)
 }
 
-// readEnvFile reads key from the env file unsafePath inside root, which SecureJoin resolved to
-// path. It does not open path: kubelet's SecureJoin-then-open leaves a window in which the pod can
-// swap a directory of its volume for a symlink and have the kubelet read a host file into the
-// environment. The backend opens unsafePath beneath root instead, and refuses anything but a
-// regular file or directory before reading, so a FIFO cannot block the call either.
-func readEnvFile(fsys EnvFileFS, root, unsafePath, path, key string) (string, error) {
+// envFileBuf is the size of the read buffer a Generator lends env files: the scanner's first
+// buffer, enough for the lines of a usual env file.
+const envFileBuf = 512
+
+// readEnvFile reads key from the env file unsafePath inside root, with buf as the scanner's first
+// buffer when it is not nil. It does not open SecureJoin's path: kubelet's SecureJoin-then-open
+// leaves a window in which the pod can swap a directory of its volume for a symlink and have the
+// kubelet read a host file into the environment. The backend opens unsafePath beneath root
+// instead, and refuses anything but a regular file or directory before reading, so a FIFO cannot
+// block the call either. A failure comes back as an envFileFailure, whose error names the path
+// SecureJoin resolved, as kubelet's errors do; ok is true when nothing failed.
+func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte) (value string, failure envFileFailure, ok bool) {
 	f, err := fsys.OpenBeneath(root, unsafePath)
 	if err != nil {
-		var nr *hostfs.NotRegularError
-		if errors.As(err, &nr) {
-			return "", notRegularError(path, nr.Mode)
+		if nr, isNR := errors.AsType[*hostfs.NotRegularError](err); isNR {
+			return "", envFileFailure{how: notRegularFile, mode: nr.Mode}, false
 		}
-		return "", fmt.Errorf("failed to open environment variable file %q: %w", path, err)
+		return "", envFileFailure{how: openFailed, err: err}, false
 	}
 	defer func() { _ = f.Close() }()
 	fi, err := f.Stat()
 	if err != nil {
-		return "", fmt.Errorf("failed to open environment variable file %q: %w", path, err)
+		return "", envFileFailure{how: openFailed, err: err}, false
 	}
-	if !fi.Mode().IsRegular() {
-		return "", notRegularError(path, fi.Mode())
+	if mode := fi.Mode(); !mode.IsRegular() {
+		return "", envFileFailure{how: notRegularFile, mode: mode}, false
 	}
-	return envfile.Parse(f, path, key)
+	value, err = envfile.Scan(f, key, buf)
+	if err != nil {
+		return "", envFileFailure{how: parseFailed, err: err}, false
+	}
+	return value, envFileFailure{}, true
+}
+
+// envFileFailure is why readEnvFile failed, kept apart from the file's path, which its error
+// names.
+type envFileFailure struct {
+	how  envFileFailed
+	err  error
+	mode fs.FileMode
+}
+
+type envFileFailed int
+
+const (
+	openFailed envFileFailed = iota
+	notRegularFile
+	parseFailed
+)
+
+// error returns the failure's text with kubelet's words, naming the file as path.
+func (f envFileFailure) error(path string) error {
+	switch f.how {
+	case notRegularFile:
+		return notRegularError(path, f.mode)
+	case parseFailed:
+		if re, ok := f.err.(*envfile.ReadError); ok {
+			return re.WithPath(path)
+		}
+		return f.err
+	}
+	return fmt.Errorf("failed to open environment variable file %q: %w", path, f.err)
 }
 
 func notRegularError(path string, mode fs.FileMode) error {

@@ -3,6 +3,7 @@ package envfile
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -67,9 +68,58 @@ func Parse(r io.Reader, path, key string) (string, error) {
 	if r == nil {
 		return "", fmt.Errorf("failed to read environment variable file %q: no reader", path)
 	}
+	value, err := Scan(r, key, nil)
+	if re, ok := err.(*ReadError); ok {
+		return "", re.WithPath(path)
+	}
+	return value, err
+}
+
+var errNoReader = errors.New("no reader")
+
+// startBuf is the scanner's first buffer: env files are small, and it grows to the same 64 KiB
+// limit.
+const startBuf = 512
+
+// ReadError is a failure to read an env file (not a syntax error), as Scan returns it without
+// the file's path.
+type ReadError struct {
+	Err error
+}
+
+// Error returns the read failure's text.
+func (e *ReadError) Error() string {
+	if e == nil || e.Err == nil {
+		return "read error"
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the read failure.
+func (e *ReadError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// WithPath returns Parse's error for the failure: "error reading environment variable file %q: %w".
+func (e *ReadError) WithPath(path string) error {
+	return fmt.Errorf("error reading environment variable file %q: %w", path, e.Unwrap())
+}
+
+// Scan is Parse for a caller that names the file only if something fails: a failure to read
+// comes back as *ReadError, whose WithPath gives Parse's error. buf, when its capacity is at
+// least 512 bytes, is the scanner's first buffer, so a caller that reads many files can lend the
+// same one; the result never points into it.
+func Scan(r io.Reader, key string, buf []byte) (string, error) {
+	if r == nil {
+		return "", &ReadError{Err: errNoReader}
+	}
 	sc := bufio.NewScanner(r)
-	// Env files are small: start with a small buffer; it grows to the same 64 KiB limit.
-	var buf [512]byte
+	if cap(buf) < startBuf {
+		buf = make([]byte, 0, startBuf)
+	}
 	sc.Buffer(buf[:0], bufio.MaxScanTokenSize)
 	line := 0
 	for sc.Scan() {
@@ -106,7 +156,7 @@ func Parse(r io.Reader, path, key string) (string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return "", fmt.Errorf("error reading environment variable file %q: %w", path, err)
+		return "", &ReadError{Err: err}
 	}
 	return "", nil
 }
@@ -124,6 +174,10 @@ func readQuoted(sc *bufio.Scanner, rest []byte, line *int, keep bool) (string, e
 			}
 			if !keep {
 				return "", nil
+			}
+			if value == nil {
+				// A one-line value is copied once, straight from the line.
+				return string(rest[:q]), nil
 			}
 			return string(append(value, rest[:q]...)), nil
 		}
