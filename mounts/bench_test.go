@@ -7,21 +7,22 @@ import (
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/internal/benchpod"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/mounts/mountstest"
 )
 
-// BenchmarkMakeMounts resolves six volumeMounts (a subPath, a subPathExpr, a read-only mount, a
-// propagation mount and two plain ones) for a pod without IPs, so without the hosts mount, on the
-// in-memory backends. Each iteration also undoes its binds so every iteration prepares afresh.
-func BenchmarkMakeMounts(b *testing.B) {
+// benchInput is six volumeMounts (a subPath, a subPathExpr, a read-only mount, a propagation
+// mount and two plain ones) for a pod without IPs, so without the hosts mount, on the in-memory
+// backends.
+func benchInput() (mounts.Input, *mountstest.HostUtils, *mountstest.Subpather) {
 	hu := mountstest.NewHostUtils()
 	hu.AddPath("/vol/data", 0o777)
 	hu.AddPath("/vol/data/conf", 0o755)
 	hu.AddPath("/vol/logs", 0o777)
 	hu.AddPath("/vol/logs/web-0", 0o755)
 	sp := mountstest.NewSubpather(hu)
-	in := mounts.Input{
+	return mounts.Input{
 		Pod:    &v1.Pod{},
 		PodDir: "/var/lib/kubelet/pods/0b5e6a1c-7d7e-4c1f-9f0a-3c2b1a0d9e8f",
 		Container: &v1.Container{Name: "web", VolumeMounts: []v1.VolumeMount{
@@ -43,14 +44,37 @@ func BenchmarkMakeMounts(b *testing.B) {
 		HostUtils: hu,
 		Subpather: sp,
 		Env:       map[string]string{"POD_NAME": "web-0", "POD_NAMESPACE": "default"},
-	}
+	}, hu, sp
+}
+
+// BenchmarkMakeMounts resolves benchInput's mounts. Each iteration also undoes its binds so every
+// iteration prepares afresh.
+func BenchmarkMakeMounts(b *testing.B) {
+	in, hu, sp := benchInput()
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		ms, cleanup, _, err := mounts.MakeMounts(in)
 		if err != nil || len(ms) != 6 {
 			b.Fatalf("MakeMounts: %d mounts, %v", len(ms), err)
 		}
 		cleanup()
+		hu.ResetCalls()
+		sp.ResetCalls()
+	}
+}
+
+// BenchmarkMakeMountsBound resolves benchInput's mounts when their binds are in place already, as
+// for a container that is created again (and as configgen's benchmarks see them).
+func BenchmarkMakeMountsBound(b *testing.B) {
+	in, hu, sp := benchInput()
+	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
+	for b.Loop() {
+		ms, _, _, err := mounts.MakeMounts(in)
+		if err != nil || len(ms) != 6 {
+			b.Fatalf("MakeMounts: %d mounts, %v", len(ms), err)
+		}
 		hu.ResetCalls()
 		sp.ResetCalls()
 	}
@@ -64,6 +88,7 @@ func BenchmarkMakeCRIMounts(b *testing.B) {
 	}
 	tm := mounts.TerminationMessage{PodContainerDir: "/pod/containers/web", Path: "/dev/termination-log", Files: nopFiles{}, Rand: fixedRand}
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if out, _ := mounts.MakeCRIMounts(ms, tm, true); len(out) != 7 {
 			b.Fatal(len(out))

@@ -16,8 +16,19 @@ import (
 // The messages share one allocation; the returned slice has room for one more mount (the
 // termination message's).
 func ToCRIMounts(ms []Mount, selinuxEnabled bool) []*runtimeapi.Mount {
+	out, _ := toCRIMounts(ms, selinuxEnabled, false)
+	return out
+}
+
+// toCRIMounts is ToCRIMounts; withSpare also returns a spare message from the same allocation,
+// for the termination message's mount.
+func toCRIMounts(ms []Mount, selinuxEnabled, withSpare bool) ([]*runtimeapi.Mount, *runtimeapi.Mount) {
+	n := len(ms)
+	if withSpare {
+		n++
+	}
 	out := make([]*runtimeapi.Mount, len(ms), len(ms)+1)
-	cri := make([]runtimeapi.Mount, len(ms))
+	cri := make([]runtimeapi.Mount, n)
 	for i := range ms {
 		m, c := &ms[i], &cri[i]
 		c.HostPath = m.HostPath
@@ -31,7 +42,10 @@ func ToCRIMounts(ms []Mount, selinuxEnabled bool) []*runtimeapi.Mount {
 		c.MountOptions = m.BindMountOptions
 		out[i] = c
 	}
-	return out
+	if withSpare {
+		return out, &cri[len(ms)]
+	}
+	return out, nil
 }
 
 // FileCreator creates the termination-message file. hostfs.OS and *hostfs.Memory implement it.
@@ -61,9 +75,18 @@ type TerminationMessage struct {
 // here and starts the container anyway, so they come back as warnings: when the file cannot be
 // created there is no mount; when it cannot be made world-writable the mount stays.
 func MakeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool) (*runtimeapi.Mount, []string) {
-	if tm.PodContainerDir == "" || tm.Path == "" {
+	if !tm.wanted() {
 		return nil, nil
 	}
+	return makeTerminationMessageMount(tm, selinuxEnabled, &runtimeapi.Mount{})
+}
+
+// wanted reports whether there is a termination-message file to make.
+func (tm *TerminationMessage) wanted() bool { return tm.PodContainerDir != "" && tm.Path != "" }
+
+// makeTerminationMessageMount is MakeTerminationMessageMount for a wanted file; it fills m and
+// returns it, or nil when the file cannot be created.
+func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *runtimeapi.Mount) (*runtimeapi.Mount, []string) {
 	if tm.Files == nil {
 		return nil, []string{fmt.Sprintf("error on creating termination-log file in %q: no FileCreator", tm.PodContainerDir)}
 	}
@@ -87,18 +110,30 @@ func MakeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool) (*r
 	if err := tm.Files.Chmod(file, 0o666); err != nil {
 		warnings = append(warnings, fmt.Sprintf("unable to set termination-log file permissions %q: %v", file, err))
 	}
-	return &runtimeapi.Mount{
-		HostPath:       file,
-		ContainerPath:  filepath.Clean("/" + tm.Path),
-		SelinuxRelabel: selinuxEnabled,
-	}, warnings
+	m.HostPath = file
+	m.ContainerPath = absClean(tm.Path)
+	m.SelinuxRelabel = selinuxEnabled
+	return m, warnings
+}
+
+// absClean is filepath.Clean("/" + p), without the concatenation and Clean's copy when p is an
+// absolute, clean path already, as a terminationMessagePath usually is.
+func absClean(p string) string {
+	if p != "" && p[0] == '/' && isCleanPath(p) {
+		return p
+	}
+	return filepath.Clean("/" + p)
 }
 
 // MakeCRIMounts is kuberuntime's makeMounts: the container's mounts converted to CRI, in order,
 // followed by the termination-message mount when there is one.
 func MakeCRIMounts(ms []Mount, tm TerminationMessage, selinuxEnabled bool) ([]*runtimeapi.Mount, []string) {
-	out := ToCRIMounts(ms, selinuxEnabled)
-	tmMount, warnings := MakeTerminationMessageMount(tm, selinuxEnabled)
+	if !tm.wanted() {
+		return ToCRIMounts(ms, selinuxEnabled), nil
+	}
+	// The termination message's mount shares the other messages' allocation.
+	out, spare := toCRIMounts(ms, selinuxEnabled, true)
+	tmMount, warnings := makeTerminationMessageMount(tm, selinuxEnabled, spare)
 	if tmMount != nil {
 		out = append(out, tmMount)
 	}

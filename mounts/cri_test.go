@@ -80,6 +80,18 @@ func TestMakeCRIMountsTerminationMessage(t *testing.T) {
 			wantMode: 0o666,
 		},
 		{
+			name:     "an absolute termination message path that is not clean is cleaned",
+			tm:       mounts.TerminationMessage{PodContainerDir: ctrDir, Path: "/dev//tmp/./../log/", Rand: fixedRand},
+			want:     []*runtimeapi.Mount{plainCRI, {HostPath: ctrDir + "/0000ab12", ContainerPath: "/dev/log"}},
+			wantMode: 0o666,
+		},
+		{
+			name:     "a termination message path that escapes upwards stays under the container's root",
+			tm:       mounts.TerminationMessage{PodContainerDir: ctrDir, Path: "../../msg", Rand: fixedRand},
+			want:     []*runtimeapi.Mount{plainCRI, {HostPath: ctrDir + "/0000ab12", ContainerPath: "/msg"}},
+			wantMode: 0o666,
+		},
+		{
 			name: "no termination message path means no file",
 			tm:   mounts.TerminationMessage{PodContainerDir: ctrDir, Rand: fixedRand},
 			want: []*runtimeapi.Mount{plainCRI},
@@ -113,6 +125,14 @@ func TestMakeCRIMountsTerminationMessage(t *testing.T) {
 			got, warnings := mounts.MakeCRIMounts(plain, tc.tm, tc.selinux)
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.wantWarnings, warnings)
+			// MakeTerminationMessageMount alone gives the same mount and warnings.
+			tm, tmWarnings := mounts.MakeTerminationMessageMount(tc.tm, tc.selinux)
+			if len(tc.want) > len(plain) {
+				assert.Equal(t, tc.want[len(plain)], tm)
+			} else {
+				assert.Nil(t, tm)
+			}
+			assert.Equal(t, tc.wantWarnings, tmWarnings)
 			if tc.wantMode != 0 {
 				fi, err := mem.Stat(got[len(got)-1].HostPath)
 				require.NoError(t, err)

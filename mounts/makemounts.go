@@ -39,6 +39,7 @@ type Input struct {
 }
 
 // subPathPlan is a subPath mount whose host side is prepared once every mount has been checked.
+// joinPlans sets fullPath, volumePath/subPath, and concat, whether it was a plain concatenation.
 type subPathPlan struct {
 	index      int
 	fullPath   string
@@ -46,6 +47,7 @@ type subPathPlan struct {
 	innerName  string
 	volumePath string
 	subPath    string
+	concat     bool
 }
 
 // MakeMounts resolves a container's volumeMounts to mounts, as kubelet's makeMounts
@@ -99,7 +101,7 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 		if err != nil {
 			return nil, noop, nil, err
 		}
-		if plan.fullPath != "" {
+		if plan.volumePath != "" {
 			plans = append(plans, plan)
 		}
 	}
@@ -116,6 +118,7 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q needs the managed /etc/hosts mount but EnsureHostsFile is nil", ctr.Name), nil)
 	}
 
+	joinPlans(plans)
 	var undo undoList
 	for _, p := range plans {
 		hostPath, w, err := prepareSubPath(in, p, &undo)
@@ -155,7 +158,7 @@ func hasImageVolume(in Input) bool {
 }
 
 // resolveMount does every check for one volumeMount that needs no host access and fills m. The
-// returned plan has a fullPath when a subPath must be prepared on the host. With imageVolumes,
+// returned plan has a volumePath when a subPath must be prepared on the host. With imageVolumes,
 // the subPath is also the mount's ImageSubPath, image volume or not.
 func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bool) (subPathPlan, error) {
 	ctrName := in.Container.Name
@@ -208,8 +211,9 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 			if !filepath.IsAbs(vol.HostPath) {
 				return subPathPlan{}, newError(ErrInvalidInput, fmt.Sprintf("volume %q has host path %q, which is not absolute, and cannot hold a subPath", vm.Name, vol.HostPath), nil)
 			}
-			m.HostPath = joinPath(vol.HostPath, subPath)
-			plan = subPathPlan{index: i, fullPath: m.HostPath, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
+			// The full path, volumePath/subPath, is joined once every mount has been checked
+			// (joinPlans); m.HostPath becomes the bind target then.
+			plan = subPathPlan{index: i, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
 		}
 	}
 

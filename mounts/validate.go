@@ -28,16 +28,55 @@ func ValidateName(kind, name string) error {
 	return nil
 }
 
-// joinPath is filepath.Join(base, sub) for an absolute base and a relative sub, without Clean's
-// cost when both are already clean, which is the usual case for a volume path and a subPath.
-func joinPath(base, sub string) string {
-	if !isCleanPath(base) || !isCleanPath(sub) || sub == "" || sub[0] == '/' {
-		return filepath.Join(base, sub)
+// joinPlans sets each plan's fullPath to filepath.Join(volumePath, subPath). The joins that need
+// no Clean, which as a rule is all of them, share one allocation: a string per subPath would be a
+// transient allocation each.
+func joinPlans(plans []subPathPlan) {
+	n := 0
+	for i := range plans {
+		p := &plans[i]
+		if p.concat = fastJoin(p.volumePath, p.subPath); p.concat {
+			n += joinedLen(p.volumePath, p.subPath)
+		} else {
+			p.fullPath = filepath.Join(p.volumePath, p.subPath)
+		}
 	}
+	if n == 0 {
+		return
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range plans {
+		if p := &plans[i]; p.concat {
+			if p.volumePath != "/" {
+				b.WriteString(p.volumePath)
+			}
+			b.WriteByte('/')
+			b.WriteString(p.subPath)
+		}
+	}
+	all, off := b.String(), 0
+	for i := range plans {
+		if p := &plans[i]; p.concat {
+			end := off + joinedLen(p.volumePath, p.subPath)
+			p.fullPath = all[off:end]
+			off = end
+		}
+	}
+}
+
+// fastJoin reports whether filepath.Join(base, sub) is base + "/" + sub (just "/" + sub for the
+// root): both are clean already and sub is a relative, non-empty path.
+func fastJoin(base, sub string) bool {
+	return sub != "" && sub[0] != '/' && isCleanPath(base) && isCleanPath(sub)
+}
+
+// joinedLen is the length of filepath.Join(base, sub) when fastJoin(base, sub).
+func joinedLen(base, sub string) int {
 	if base == "/" {
-		return "/" + sub
+		return 1 + len(sub)
 	}
-	return base + "/" + sub
+	return len(base) + 1 + len(sub)
 }
 
 // isCleanPath reports whether filepath.Clean would return p unchanged: no empty, "." or ".."

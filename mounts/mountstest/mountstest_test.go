@@ -3,6 +3,7 @@ package mountstest_test
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -109,9 +110,28 @@ func TestSubpatherPrepareSafeSubpath(t *testing.T) {
 		_, first, err := sp.PrepareSafeSubpath(subpath("vol", "ctr", 0, "/vol/a"))
 		require.NoError(t, err)
 		require.NotNil(t, first)
-		_, again, err := sp.PrepareSafeSubpath(subpath("vol", "ctr", 0, "/vol/a"))
+		target, again, err := sp.PrepareSafeSubpath(subpath("vol", "ctr", 0, "/vol/a"))
 		require.NoError(t, err)
 		assert.Nil(t, again)
+		assert.Equal(t, "/pod/volume-subpaths/vol/ctr/0", target, "the bound target comes back")
+		assert.Equal(t, map[string]string{"/pod/volume-subpaths/vol/ctr/0": "/vol/a"}, sp.Binds())
+	})
+	t.Run("bind targets are BindTarget's, whatever their length or the pod directory's form", func(t *testing.T) {
+		sp := mountstest.NewSubpather(nil)
+		long := strings.Repeat("v", 255)
+		for _, s := range []mounts.Subpath{
+			{VolumeMountIndex: 12, Path: "/vol/a", VolumeName: long, VolumePath: "/vol", PodDir: "/var/lib/kubelet/pods/" + long, ContainerName: long},
+			{VolumeMountIndex: 1, Path: "/vol/a", VolumeName: "vol", VolumePath: "/vol", PodDir: "/pods//uid/", ContainerName: "ctr"},
+		} {
+			want := mountstest.BindTarget(s)
+			for range 2 {
+				got, _, err := sp.PrepareSafeSubpath(s)
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+			}
+		}
+		assert.Equal(t, "/pods/uid/volume-subpaths/vol/ctr/1", mountstest.BindTarget(mounts.Subpath{VolumeMountIndex: 1, VolumeName: "vol", PodDir: "/pods//uid/", ContainerName: "ctr"}))
+		assert.Len(t, sp.Binds(), 2)
 	})
 	t.Run("a stale bind is replaced and its undo no longer touches the new one", func(t *testing.T) {
 		sp := mountstest.NewSubpather(nil)

@@ -32,14 +32,20 @@ type Subpather struct {
 
 	host  *HostUtils
 	mu    sync.Mutex
-	binds map[string]string
+	binds map[string]bind
 	calls []Call
+}
+
+// bind is one bind in memory. It keeps its target, the map's key, so that preparing a subPath
+// that is already bound returns the same string instead of building a new one.
+type bind struct {
+	target, source string
 }
 
 // NewSubpather returns a Subpather with no binds. When host is not nil, SafeMakeDir adds the
 // directories it makes to host, and PrepareSafeSubpath fails for a source host does not know.
 func NewSubpather(host *HostUtils) *Subpather {
-	return &Subpather{host: host, binds: map[string]string{}}
+	return &Subpather{host: host, binds: map[string]bind{}}
 }
 
 // SafeMakeDir records base/subdir, and each missing directory between, as created with perm.
@@ -92,16 +98,22 @@ func (s *Subpather) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error
 			return "", nil, fmt.Errorf("lstat %s failed: %w", sp.Path, fs.ErrNotExist)
 		}
 	}
-	target := BindTarget(sp)
-	if s.binds[target] == sp.Path {
-		return target, nil, nil
+	// The target is built on the stack; it becomes a string of its own only for a new bind.
+	var buf [192]byte
+	key := appendBindTarget(buf[:0], sp)
+	if b, ok := s.binds[string(key)]; b.source == sp.Path {
+		if !ok {
+			// An empty source counts as bound already, as a missing bind's source is empty.
+			return string(key), nil, nil
+		}
+		return b.target, nil, nil
 	}
-	s.binds[target] = sp.Path
-	source := sp.Path
+	target, source := string(key), sp.Path
+	s.binds[target] = bind{target: target, source: source}
 	return target, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.binds[target] == source {
+		if s.binds[target].source == source {
 			delete(s.binds, target)
 		}
 	}, nil
@@ -134,8 +146,8 @@ func (s *Subpather) Binds() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(map[string]string, len(s.binds))
-	for k, v := range s.binds {
-		out[k] = v
+	for k, b := range s.binds {
+		out[k] = b.source
 	}
 	return out
 }
@@ -157,7 +169,18 @@ func (s *Subpather) Calls() []Call {
 // BindTarget returns where the Linux backend binds sp:
 // <PodDir>/volume-subpaths/<VolumeName>/<ContainerName>/<VolumeMountIndex>.
 func BindTarget(sp mounts.Subpath) string {
-	return clean(sp.PodDir) + "/volume-subpaths/" + sp.VolumeName + "/" + sp.ContainerName + "/" + strconv.Itoa(sp.VolumeMountIndex)
+	return string(appendBindTarget(nil, sp))
+}
+
+// appendBindTarget appends BindTarget(sp) to dst.
+func appendBindTarget(dst []byte, sp mounts.Subpath) []byte {
+	dst = append(dst, clean(sp.PodDir)...)
+	dst = append(dst, "/volume-subpaths/"...)
+	dst = append(dst, sp.VolumeName...)
+	dst = append(dst, '/')
+	dst = append(dst, sp.ContainerName...)
+	dst = append(dst, '/')
+	return strconv.AppendInt(dst, int64(sp.VolumeMountIndex), 10)
 }
 
 // clean is filepath.Clean without its cost for paths that are plainly clean already: not empty,
