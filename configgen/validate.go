@@ -157,11 +157,10 @@ func (v *validator) name(field, s string) {
 	if v.err != nil {
 		return
 	}
+	// A name Validate accepts holds no NUL and is valid UTF-8, so it passes path too.
 	if msg := pathelem.Validate(field, s); msg != "" {
 		v.failMsg(msg)
-		return
 	}
-	v.path(field, s)
 }
 
 // id checks a user or group id as the API server's IsValidUserID and IsValidGroupID do.
@@ -409,11 +408,40 @@ func (v *validator) seLinux(field string, o *v1.SELinuxOptions) {
 
 // resources refuses negative quantities, as the API server's ValidateResourceQuantityValue.
 func (v *validator) resources(field string, l v1.ResourceList) {
+	if v.err != nil || !anyNegative(l) {
+		return
+	}
 	for name, q := range l {
 		if v.err == nil && q.Sign() < 0 {
 			v.fail(field+"["+strconv.Quote(string(name))+"]", q.String()+" must be greater than or equal to 0")
 		}
 	}
+}
+
+// anyNegative reports whether a quantity of l is negative. Most lists name only cpu and memory:
+// looking those two up costs less than walking the map, which is left for the others.
+func anyNegative(l v1.ResourceList) bool {
+	if len(l) == 0 {
+		return false
+	}
+	found := 0
+	for _, name := range [...]v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+		if q, ok := l[name]; ok {
+			if q.Sign() < 0 {
+				return true
+			}
+			found++
+		}
+	}
+	if found == len(l) {
+		return false
+	}
+	for _, q := range l {
+		if q.Sign() < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *validator) container(c *v1.Container) {

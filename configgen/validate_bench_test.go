@@ -13,6 +13,7 @@ func BenchmarkValidateContainer(b *testing.B) {
 	pod := benchpod.Pod()
 	c := benchpod.Container(pod)
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if err := configgen.ValidateContainer(pod, c); err != nil {
 			b.Fatal(err)
@@ -24,6 +25,7 @@ func BenchmarkValidateContainer(b *testing.B) {
 func BenchmarkValidatePod(b *testing.B) {
 	pod := benchpod.Pod()
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if err := configgen.ValidatePod(pod); err != nil {
 			b.Fatal(err)

@@ -187,6 +187,12 @@ func TestNodeSideValidation(t *testing.T) {
 		{name: "negative CPU request", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Resources.Requests[v1.ResourceCPU] = resource.MustParse("-100m")
 		}, wantErr: `invalid resources.requests["cpu"]: -100m must be greater than or equal to 0`},
+		{name: "negative ephemeral-storage limit beside cpu and memory", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.Resources.Limits[v1.ResourceEphemeralStorage] = resource.MustParse("-1Gi")
+		}, wantErr: `container "web": invalid resources.limits["ephemeral-storage"]: -1Gi must be greater than or equal to 0`},
+		{name: "negative hugepages request alone", edit: func(_ *v1.Pod, c *v1.Container) {
+			c.Resources.Requests = v1.ResourceList{"hugepages-2Mi": resource.MustParse("-2Mi")}
+		}, wantErr: `container "web": invalid resources.requests["hugepages-2Mi"]: -2Mi must be greater than or equal to 0`},
 		{name: "negative pod overhead", edit: func(p *v1.Pod, _ *v1.Container) {
 			p.Spec.Overhead = v1.ResourceList{v1.ResourceMemory: resource.MustParse("-1")}
 		}, wantErr: `pod "shop/web-7d9f8": invalid spec.overhead["memory"]: -1 must be greater than or equal to 0`},

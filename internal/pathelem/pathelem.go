@@ -15,6 +15,10 @@ const MaxLen = 255
 // or "..", hold "/" or NUL, be longer than MaxLen bytes, or be invalid UTF-8 (host paths are
 // strings in CRI messages, which protobuf refuses to carry otherwise).
 func Validate(kind, name string) string {
+	// Nearly every name is short ASCII: one pass says it is fine.
+	if len(name) <= MaxLen && name != "" && name != "." && name != ".." && plainElement(name) {
+		return ""
+	}
 	var why string
 	switch {
 	case name == "":
@@ -35,6 +39,25 @@ func Validate(kind, name string) string {
 	return "invalid " + kind + " " + strconv.Quote(name) + ": " + why
 }
 
+// plainElement reports whether s is all ASCII with no NUL and no '/'. False does not mean s is
+// refused (it may be valid UTF-8), only that Validate must look closer.
+func plainElement(s string) bool {
+	const slashes = 0x2f2f2f2f2f2f2f2f
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s[i : i+8])
+		if (w|(w-lo)|((w^slashes)-lo))&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == 0 || c == '/' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckText returns why s cannot be a host path that also travels in a CRI message: it holds a
 // NUL byte (the kernel would end the path there) or is not valid UTF-8. It returns "" when s is
 // fine, after one pass over s.
@@ -49,21 +72,73 @@ func CheckText(s string) string {
 	return "must be valid UTF-8"
 }
 
-// FirstBad returns the offset of the first byte of s that is not part of valid UTF-8, or a NUL
-// when noNUL is set, and -1 when there is none. ASCII is checked eight bytes at a time.
-func FirstBad(s string, noNUL bool) int {
-	const hi = 0x8080808080808080
-	const lo = 0x0101010101010101
-	i := 0
-	for i+8 <= len(s) {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// w&hi finds non-ASCII bytes; (w-lo)&^w&hi finds zero bytes.
-		if w&hi != 0 || (noNUL && (w-lo)&^w&hi != 0) {
-			break
-		}
-		i += 8
+// hi has each byte's top bit, lo each byte's lowest bit.
+const (
+	hi = 0x8080808080808080
+	lo = 0x0101010101010101
+)
+
+// load64 reads the eight bytes of b (len(b) == 8) as a little-endian word: one load once the
+// single bounds check has passed.
+func load64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// load32 reads the four bytes of b (len(b) == 4) as a little-endian word.
+func load32(b string) uint64 {
+	_ = b[3]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24
+}
+
+// suspect reports whether the word w, eight bytes of a string, holds a byte outside ASCII or,
+// with noNUL, a zero byte. It never misses one; which byte it is, the byte-wise walk finds.
+func suspect(w uint64, noNUL bool) bool {
+	if noNUL {
+		// A byte of w-lo has its top bit set only if the byte is 0 or above 0x80, or a lower
+		// byte was 0; a byte of w has it when above 0x7f.
+		return (w|(w-lo))&hi != 0
 	}
+	return w&hi != 0
+}
+
+// FirstBad returns the offset of the first byte of s that is not part of valid UTF-8, or a NUL
+// when noNUL is set, and -1 when there is none. ASCII is checked eight bytes at a time, the end
+// of the string with a last word that overlaps the one before, a string of four to seven bytes
+// with two overlapping four-byte words, and a shorter one in one word; only a word that holds a
+// suspect byte is decoded.
+func FirstBad(s string, noNUL bool) int {
+	n := len(s)
+	i := 0
+	switch {
+	case n >= 8:
+		for ; i+8 <= n; i += 8 {
+			if suspect(load64(s[i:i+8]), noNUL) {
+				return firstBadFrom(s, i, noNUL)
+			}
+		}
+		// Bytes before i are ASCII, so the last word may start among them.
+		if i < n && suspect(load64(s[n-8:]), noNUL) {
+			return firstBadFrom(s, i, noNUL)
+		}
+		return -1
+	case n >= 4:
+		if suspect(load32(s[:4])|load32(s[n-4:])<<32, noNUL) {
+			return firstBadFrom(s, 0, noNUL)
+		}
+		return -1
+	case n > 0:
+		// The first, middle and last bytes are all the bytes of one to three.
+		if suspect(uint64(s[0])|uint64(s[n/2])<<8|uint64(s[n-1])<<16|lo&^0xffffff, noNUL) {
+			return firstBadFrom(s, 0, noNUL)
+		}
+	}
+	return -1
+}
+
+// firstBadFrom is FirstBad's byte-wise walk from offset i, the start of a character.
+func firstBadFrom(s string, i int, noNUL bool) int {
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
