@@ -144,7 +144,13 @@ func (m *Memory) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	f.data = append([]byte(nil), data...)
+	f.changed()
+	if cap(f.data) >= len(data) {
+		// No reader holds f.data (reads copy under the lock), so a rewrite reuses its space.
+		f.data = append(f.data[:0], data...)
+	} else {
+		f.data = append([]byte(nil), data...)
+	}
 	return nil
 }
 
@@ -157,6 +163,7 @@ func (m *Memory) Create(p string) error {
 	if err != nil {
 		return err
 	}
+	f.changed()
 	f.data = nil
 	return nil
 }
@@ -172,6 +179,7 @@ func (m *Memory) Chmod(p string, perm fs.FileMode) error {
 	if err != nil {
 		return pathErr("chmod", p, err)
 	}
+	res.n.changed()
 	res.n.perm = uint32(perm & (fs.ModePerm | specialBits))
 	return nil
 }

@@ -22,10 +22,30 @@ func (fi *memInfo) Size() int64        { return fi.size }
 func (fi *memInfo) Mode() fs.FileMode  { return fi.mode }
 func (fi *memInfo) ModTime() time.Time { return time.Time{} }
 func (fi *memInfo) IsDir() bool        { return fi.mode.IsDir() }
-func (fi *memInfo) Sys() any           { return &fi.sys }
 
-// info describes n under the given name. The caller holds m.mu.
+// Sys returns a copy of the MemoryStat, so a caller that changes it cannot change the memInfo,
+// which other lookups share.
+func (fi *memInfo) Sys() any {
+	st := fi.sys
+	return &st
+}
+
+// info describes n under the given name. A lookup of an unchanged node under the same name as the
+// last one gets the same (immutable) memInfo instead of a new one. The caller holds m.mu.
 func (n *node) info(name string) fs.FileInfo {
+	if fi := n.fi.Load(); fi != nil && fi.name == name {
+		return fi
+	}
+	fi := n.newInfo(name)
+	n.fi.Store(fi)
+	return fi
+}
+
+// changed drops n's shared FileInfo; call it, holding m.mu for writing, whenever n's permissions
+// or data change.
+func (n *node) changed() { n.fi.Store(nil) }
+
+func (n *node) newInfo(name string) *memInfo {
 	fi := &memInfo{name: name, mode: fs.FileMode(n.perm), sys: MemoryStat{Ino: n.ino}}
 	switch n.kind {
 	case kindDir:

@@ -62,6 +62,44 @@ func TestMemoryFileInfoIsASnapshot(t *testing.T) {
 	assert.True(t, fi.ModTime().IsZero())
 }
 
+// A FileInfo may be shared between lookups of an unchanged file, but it stays a snapshot: a
+// change to the file, or to what one caller's Sys returned, never shows in another's.
+func TestMemoryFileInfoSharedStaysASnapshot(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.WriteFile("/f", []byte("12"), 0o644))
+	first, err := m.Lstat("/f")
+	require.NoError(t, err)
+	again, err := m.Stat("/f")
+	require.NoError(t, err)
+	first.Sys().(*hostfs.MemoryStat).Ino = 999
+	ino, ok := hostfs.Inode(again)
+	require.True(t, ok)
+	assert.NotEqual(t, uint64(999), ino, "Sys returns a copy")
+	require.NoError(t, m.Chmod("/f", 0o600))
+	after, err := m.Lstat("/f")
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o600), after.Mode())
+	require.NoError(t, m.WriteFile("/f", []byte("12345"), 0o644))
+	after, err = m.Lstat("/f")
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), after.Size())
+	assert.Equal(t, fs.FileMode(0o600), after.Mode(), "a rewrite keeps the mode")
+	require.NoError(t, m.Create("/f"))
+	after, err = m.Lstat("/f")
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), after.Size())
+	assert.Equal(t, int64(2), first.Size())
+	assert.Equal(t, fs.FileMode(0o644), again.Mode())
+	named, err := m.Stat("/./f")
+	require.NoError(t, err)
+	assert.Equal(t, "f", named.Name())
+	require.NoError(t, m.Symlink("f", "/link"))
+	viaLink, err := m.Stat("/link")
+	require.NoError(t, err)
+	assert.Equal(t, "link", viaLink.Name(), "a FileInfo is named as it was looked up")
+	assert.Equal(t, "f", after.Name())
+}
+
 func TestMemoryOpenFile(t *testing.T) {
 	m := hostfs.NewMemory()
 	require.NoError(t, m.WriteFile("/f", []byte("before"), 0o644))
@@ -93,6 +131,12 @@ func TestMemoryConcurrentUse(t *testing.T) {
 				_, err := m.ReadDir("/pods")
 				assert.NoError(t, err)
 				_, err = m.ReadFile(dir + "/etc-hosts")
+				assert.NoError(t, err)
+				fi, err := m.Lstat(dir + "/etc-hosts")
+				if assert.NoError(t, err) {
+					assert.Equal(t, int64(1), fi.Size())
+				}
+				_, err = m.Stat("/pods")
 				assert.NoError(t, err)
 			}
 		}()

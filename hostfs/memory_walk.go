@@ -2,6 +2,7 @@ package hostfs
 
 import (
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -26,6 +27,11 @@ type node struct {
 	target   string
 	parent   *node
 	children map[string]*node
+	// fi is the last FileInfo handed out for the node, shared by later lookups under the same
+	// name while the node is unchanged. A memInfo is never modified: whatever changes what it
+	// shows (perm, data) drops it under the write lock, so infos handed out stay snapshots.
+	// Readers, holding only the read lock, swap it atomically.
+	fi atomic.Pointer[memInfo]
 }
 
 // walkResult is where a lookup ended. dir holds (or would hold) the final name; n is nil when the
