@@ -137,14 +137,22 @@ func New(opts Options) (*Generator, error) {
 // PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The UID must be
 // a single safe path element.
 func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
-	if pod == nil {
-		return "", fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
-	}
-	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
-		return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+	if err := checkPodUID(pod); err != nil {
+		return "", err
 	}
 	// The UID is one valid path element, so joining it to the clean podsDir needs no Clean.
 	return g.podsDir + "/" + string(pod.UID), nil
+}
+
+// checkPodUID is PodDir's check: the pod is not nil, and its UID is one safe path element.
+func checkPodUID(pod *v1.Pod) error {
+	if pod == nil {
+		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
+	}
+	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
+		return fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+	}
+	return nil
 }
 
 // checkPathElement rejects names that would not stay one element of a host path.

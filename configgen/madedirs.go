@@ -21,12 +21,17 @@ type madeDirs struct {
 
 // mkdirAll is HostFiles.MkdirAll that records the levels it created.
 func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
+	if fi, err := m.files.Lstat(path); err == nil && fi.IsDir() {
+		// The directory is there already (and is no symlink), the common case: a pod's second
+		// container and later. MkdirAll would find it and do nothing (it stats the path as
+		// given first), so neither the path nor its parents need a look.
+		return nil
+	}
 	var missing []string
 	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
 		fi, err := m.files.Lstat(d)
 		if err == nil && len(missing) == 0 && fi.IsDir() {
-			// The directory is there already (and is no symlink): MkdirAll would find it and
-			// do nothing. This is the common case, a pod's second container and later.
+			// The cleaned path is a directory: MkdirAll finds it and does nothing.
 			return nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -59,13 +64,22 @@ func (m *madeDirs) undo() {
 }
 
 // checkPodDir refuses, before any host effect, a pod directory the call could not finish in: one
-// that is not a directory, or whose etc-hosts is a directory (its write comes last). A missing
-// pod directory is fine: MakePodDataDirs makes it.
-func (g *Generator) checkPodDir(pod *v1.Pod, podDir string) error {
+// that is not a directory, or whose etc-hosts (hostsFile, <podDir>/etc-hosts) is a directory (its
+// write comes last). A missing pod directory is fine: MakePodDataDirs makes it.
+func (g *Generator) checkPodDir(pod *v1.Pod, podDir, hostsFile string) error {
 	fail := func(what string) error {
 		return errkind.New(ErrHost, fmt.Sprintf("pod %q: %s", pod.Namespace+"/"+pod.Name, what), nil)
 	}
-	fi, err := g.files.Stat(podDir)
+	fi, err := g.files.Stat(hostsFile)
+	if err == nil {
+		// The usual case, a pod's second call and later: the file was found in podDir, so podDir
+		// is a directory, as Stat(podDir) would have said.
+		if fi.IsDir() {
+			return fail(hostsFile + " is a directory, not the pod's hosts file")
+		}
+		return nil
+	}
+	fi, err = g.files.Stat(podDir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -74,8 +88,7 @@ func (g *Generator) checkPodDir(pod *v1.Pod, podDir string) error {
 	case !fi.IsDir():
 		return fail("pod directory " + podDir + " is not a directory")
 	}
-	if fi, err := g.files.Stat(podDir + "/etc-hosts"); err == nil && fi.IsDir() {
-		return fail(podDir + "/etc-hosts is a directory, not the pod's hosts file")
-	}
+	// podDir is a directory without the file (or the file could not be looked at): the write
+	// makes it, or fails as it would have without this check.
 	return nil
 }

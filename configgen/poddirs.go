@@ -57,18 +57,27 @@ func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
 
 // makePodDataDirsRecorded is makePodDataDirs recording what it creates in made.
 func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
-	if pod == nil {
-		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
-	}
-	podDir, err := g.PodDir(pod)
-	if err != nil {
+	if err := checkPodUID(pod); err != nil {
 		return err
 	}
-	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation.
-	for _, dir := range [...]string{podDir, podDir + "/volumes", podDir + "/plugins"} {
+	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation, and
+	// the three paths are cut from one string, "<podDir>/volumes<podDir>/plugins".
+	podDirLen := len(g.podsDir) + 1 + len(pod.UID)
+	both := g.podsDir + "/" + string(pod.UID) + "/volumes" + g.podsDir + "/" + string(pod.UID) + "/plugins"
+	volumesEnd := podDirLen + len("/volumes")
+	for _, dir := range [...]string{both[:podDirLen], both[:volumesEnd], both[volumesEnd:]} {
 		if err := made.mkdirAll(dir, podDataDirMode); err != nil {
 			return errkind.New(ErrHost, fmt.Sprintf("pod %q: error making pod data directories: %v", pod.Namespace+"/"+pod.Name, err), err)
 		}
 	}
 	return nil
+}
+
+// podDirAndHostsFile returns PodDir and the pod's etc-hosts file in it, cut from one string.
+func (g *Generator) podDirAndHostsFile(pod *v1.Pod) (podDir, hostsFile string, err error) {
+	if err := checkPodUID(pod); err != nil {
+		return "", "", err
+	}
+	hostsFile = g.podsDir + "/" + string(pod.UID) + "/etc-hosts"
+	return hostsFile[:len(hostsFile)-len("/etc-hosts")], hostsFile, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/hostfs/hostfstest"
 )
 
@@ -151,4 +152,101 @@ func TestMakePodDataDirsErrors(t *testing.T) {
 		_, err = node.Files.Stat(podDir)
 		assert.True(t, errors.Is(err, fs.ErrNotExist), "pod directory: %v", err)
 	})
+}
+
+// TestPodDirCheckedBeforeHostEffects: a container call refuses a pod directory it could not finish
+// in before it makes anything, and takes any other state of the pod directory as it finds it.
+func TestPodDirCheckedBeforeHostEffects(t *testing.T) {
+	podDir := "/var/lib/kubelet/pods/" + podUID
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, files *hostfs.Memory)
+		wantErr string
+	}{
+		{name: "a missing pod directory is made", setup: func(*testing.T, *hostfs.Memory) {}},
+		{name: "an existing pod directory without etc-hosts", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll(podDir, 0o750))
+		}},
+		{name: "an existing pod directory with its etc-hosts file", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll(podDir+"/volumes", 0o750))
+			require.NoError(t, files.WriteFile(podDir+"/etc-hosts", []byte("old"), 0o644))
+		}},
+		{name: "a pod directory that is a symlink to a directory is followed", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/elsewhere", 0o750))
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.Symlink("/elsewhere", podDir))
+		}},
+		{name: "a pod directory that is a file", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.WriteFile(podDir, nil, 0o644))
+		}, wantErr: `pod "default/echo": pod directory ` + podDir + ` is not a directory`},
+		{name: "a pod directory that is a symlink to a file", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.WriteFile("/file", nil, 0o644))
+			require.NoError(t, files.Symlink("/file", podDir))
+		}, wantErr: `pod "default/echo": pod directory ` + podDir + ` is not a directory`},
+		{name: "a pod directory that is a dangling symlink", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.Symlink("/nowhere", podDir))
+		}, wantErr: `pod "default/echo": error making pod data directories: mkdir ` + podDir + `: file exists`},
+		{name: "a pod directory that is a symlink loop", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.Symlink(podDir, podDir))
+		}, wantErr: `pod "default/echo": checking the pod directory: stat ` + podDir + `: too many levels of symbolic links`},
+		{name: "an etc-hosts that is a directory", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll(podDir+"/etc-hosts", 0o750))
+		}, wantErr: `pod "default/echo": ` + podDir + `/etc-hosts is a directory, not the pod's hosts file`},
+		{name: "an etc-hosts that is a symlink to a directory", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll(podDir, 0o750))
+			require.NoError(t, files.Symlink("/", podDir+"/etc-hosts"))
+		}, wantErr: `pod "default/echo": ` + podDir + `/etc-hosts is a directory, not the pod's hosts file`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := configgentest.NewNode()
+			files := hostfs.NewMemory()
+			node.Options.Files = files
+			tc.setup(t, files)
+			before := memoryTree(t, files)
+			gen, err := node.Generator()
+			require.NoError(t, err)
+			pod := volumelessPod()
+			_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				b, err := files.ReadFile(podDir + "/etc-hosts")
+				require.NoError(t, err)
+				assert.Contains(t, string(b), "10.244.0.5\techo")
+				for _, dir := range []string{podDir + "/volumes", podDir + "/plugins", podDir + "/containers/echo"} {
+					fi, err := files.Stat(dir)
+					require.NoError(t, err, dir)
+					assert.True(t, fi.IsDir(), dir)
+				}
+				return
+			}
+			require.EqualError(t, err, tc.wantErr)
+			assert.ErrorIs(t, err, configgen.ErrHost)
+			assert.Equal(t, before, memoryTree(t, files), "nothing made on the host")
+		})
+	}
+}
+
+// memoryTree lists every path in files with its mode.
+func memoryTree(t *testing.T, files *hostfs.Memory) []string {
+	t.Helper()
+	var out []string
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := files.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			p := strings.TrimSuffix(dir, "/") + "/" + e.Name()
+			out = append(out, p+" "+e.Type().String())
+			if e.IsDir() {
+				walk(p)
+			}
+		}
+	}
+	walk("/")
+	return out
 }

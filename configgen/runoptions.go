@@ -88,7 +88,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if pod == nil || container == nil {
 		return nil, nil, noop, commandLine{}, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}
-	podDir, err := g.PodDir(pod)
+	podDir, podHostsFile, err := g.podDirAndHostsFile(pod)
 	if err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
@@ -98,7 +98,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if err := ValidateContainer(pod, container); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
-	if err := g.checkPodDir(pod, podDir); err != nil {
+	if err := g.checkPodDir(pod, podDir, podHostsFile); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
