@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // appendJSONString appends s as encoding/json encodes a string: quoted, with '"', '\\' and control
@@ -96,4 +97,115 @@ func appendPortsJSON(dst []byte, ports []v1.ContainerPort) []byte {
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')
+}
+
+// appendLifecycleHandlerJSON appends h as json.Marshal encodes a *v1.LifecycleHandler: the
+// fields in declaration order, each left out when omitempty says so. It reports false, leaving
+// the caller to use encoding/json, for what it does not write itself: a port whose IntOrString
+// type is neither Int nor String, for which encoding/json returns the error kubelet reports.
+// TestLifecycleJSONFieldsAreKnown fails when k8s.io/api gives these types a field it lacks.
+func appendLifecycleHandlerJSON(dst []byte, h *v1.LifecycleHandler) ([]byte, bool) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if e := h.Exec; e != nil {
+		dst = append(dst, `"exec":{`...)
+		if len(e.Command) > 0 {
+			dst = append(dst, `"command":`...)
+			dst = appendJSONStrings(dst, e.Command)
+		}
+		dst = append(dst, '}')
+	}
+	if g := h.HTTPGet; g != nil {
+		dst = fieldSep(dst, start)
+		dst = append(dst, `"httpGet":{`...)
+		if g.Path != "" {
+			dst = append(dst, `"path":`...)
+			dst = appendJSONString(dst, g.Path)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"port":`...)
+		var ok bool
+		if dst, ok = appendIntOrStringJSON(dst, g.Port); !ok {
+			return dst[:start], false
+		}
+		if g.Host != "" {
+			dst = append(dst, `,"host":`...)
+			dst = appendJSONString(dst, g.Host)
+		}
+		if g.Scheme != "" {
+			dst = append(dst, `,"scheme":`...)
+			dst = appendJSONString(dst, string(g.Scheme))
+		}
+		if len(g.HTTPHeaders) > 0 {
+			dst = append(dst, `,"httpHeaders":[`...)
+			for i, hd := range g.HTTPHeaders {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = append(dst, `{"name":`...)
+				dst = appendJSONString(dst, hd.Name)
+				dst = append(dst, `,"value":`...)
+				dst = appendJSONString(dst, hd.Value)
+				dst = append(dst, '}')
+			}
+			dst = append(dst, ']')
+		}
+		if g.Protocol != nil {
+			dst = append(dst, `,"protocol":`...)
+			dst = appendJSONString(dst, string(*g.Protocol))
+		}
+		dst = append(dst, '}')
+	}
+	if t := h.TCPSocket; t != nil {
+		dst = fieldSep(dst, start)
+		dst = append(dst, `"tcpSocket":{"port":`...)
+		var ok bool
+		if dst, ok = appendIntOrStringJSON(dst, t.Port); !ok {
+			return dst[:start], false
+		}
+		if t.Host != "" {
+			dst = append(dst, `,"host":`...)
+			dst = appendJSONString(dst, t.Host)
+		}
+		dst = append(dst, '}')
+	}
+	if s := h.Sleep; s != nil {
+		dst = fieldSep(dst, start)
+		dst = append(dst, `"sleep":{"seconds":`...)
+		dst = strconv.AppendInt(dst, s.Seconds, 10)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}'), true
+}
+
+// fieldSep appends the comma before a field of the object that starts at dst[start] unless the
+// field is the object's first.
+func fieldSep(dst []byte, start int) []byte {
+	if len(dst) > start+1 {
+		return append(dst, ',')
+	}
+	return dst
+}
+
+// appendJSONStrings appends a non-empty list of strings as a JSON array.
+func appendJSONStrings(dst []byte, list []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// appendIntOrStringJSON appends v as its MarshalJSON does; false for a type it has no encoding for.
+func appendIntOrStringJSON(dst []byte, v intstr.IntOrString) ([]byte, bool) {
+	switch v.Type {
+	case intstr.Int:
+		return strconv.AppendInt(dst, int64(v.IntVal), 10), true
+	case intstr.String:
+		return appendJSONString(dst, v.StrVal), true
+	}
+	return dst, false
 }

@@ -72,29 +72,59 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 	for k, v := range extra {
 		annotations[k] = v
 	}
-	annotations[AnnotationContainerHash] = strconv.FormatUint(HashContainer(container), 16)
-	annotations[AnnotationContainerRestartCount] = strconv.Itoa(restartCount)
+	// The values computed here are written into one buffer and share one string.
+	var stack [512]byte
+	buf := strconv.AppendUint(stack[:0], HashContainer(container), 16)
+	ends := [6]int{len(buf)}
+	buf = strconv.AppendInt(buf, int64(restartCount), 10)
+	ends[1] = len(buf)
+	if pod.DeletionGracePeriodSeconds != nil {
+		buf = strconv.AppendInt(buf, *pod.DeletionGracePeriodSeconds, 10)
+	}
+	ends[2] = len(buf)
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		buf = strconv.AppendInt(buf, *pod.Spec.TerminationGracePeriodSeconds, 10)
+	}
+	ends[3] = len(buf)
+	var warnings []Warning
+	var preStop []byte // the handler's JSON when encoding/json had to write it
+	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
+		var ok bool
+		if buf, ok = appendLifecycleHandlerJSON(buf, container.Lifecycle.PreStop); !ok {
+			b, err := json.Marshal(container.Lifecycle.PreStop)
+			if err != nil {
+				warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
+					Message: "unable to marshal lifecycle PreStop handler for container " + container.Name + ": " + err.Error()})
+			} else {
+				preStop = b
+			}
+		}
+	}
+	ends[4] = len(buf)
+	if len(container.Ports) > 0 {
+		// json.Marshal of ports cannot fail; appendPortsJSON writes the same bytes.
+		buf = appendPortsJSON(buf, container.Ports)
+	}
+	ends[5] = len(buf)
+	values := string(buf)
+	annotations[AnnotationContainerHash] = values[:ends[0]]
+	annotations[AnnotationContainerRestartCount] = values[ends[0]:ends[1]]
 	annotations[AnnotationContainerTerminationMessagePath] = container.TerminationMessagePath
 	annotations[AnnotationContainerTerminationMessagePolicy] = string(container.TerminationMessagePolicy)
 	if pod.DeletionGracePeriodSeconds != nil {
-		annotations[AnnotationPodDeletionGracePeriod] = strconv.FormatInt(*pod.DeletionGracePeriodSeconds, 10)
+		annotations[AnnotationPodDeletionGracePeriod] = values[ends[1]:ends[2]]
 	}
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
-		annotations[AnnotationPodTerminationGracePeriod] = strconv.FormatInt(*pod.Spec.TerminationGracePeriodSeconds, 10)
+		annotations[AnnotationPodTerminationGracePeriod] = values[ends[2]:ends[3]]
 	}
-	var warnings []Warning
-	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
-		if b, err := json.Marshal(container.Lifecycle.PreStop); err != nil {
-			warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
-				Message: "unable to marshal lifecycle PreStop handler for container " + container.Name + ": " + err.Error()})
-		} else {
-			annotations[AnnotationContainerPreStopHandler] = string(b)
-		}
+	switch {
+	case preStop != nil:
+		annotations[AnnotationContainerPreStopHandler] = string(preStop)
+	case ends[4] > ends[3]:
+		annotations[AnnotationContainerPreStopHandler] = values[ends[3]:ends[4]]
 	}
 	if len(container.Ports) > 0 {
-		// json.Marshal of ports cannot fail; appendPortsJSON writes the same bytes.
-		var stack [256]byte
-		annotations[AnnotationContainerPorts] = string(appendPortsJSON(stack[:0], container.Ports))
+		annotations[AnnotationContainerPorts] = values[ends[4]:ends[5]]
 	}
 	return annotations, warnings
 }

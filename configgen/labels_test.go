@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/dump"
 	"k8s.io/utils/ptr"
 )
@@ -129,6 +130,35 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 				AnnotationContainerPorts:                    `[{"name":"http","containerPort":80,"protocol":"TCP"}]`,
 			},
 		},
+		{
+			name:         "large restart counts and grace periods; an HTTP preStop handler",
+			restartCount: 1234567,
+			pod: func(p *v1.Pod) {
+				p.DeletionGracePeriodSeconds = ptr.To[int64](-100)
+				p.Spec.TerminationGracePeriodSeconds = ptr.To[int64](3600)
+			},
+			container: func(c *v1.Container) {
+				c.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{HTTPGet: &v1.HTTPGetAction{Path: "/quit", Port: intstr.FromString("http")}}}
+			},
+			want: map[string]string{
+				AnnotationContainerHash: "f434d456", AnnotationContainerRestartCount: "1234567",
+				AnnotationContainerTerminationMessagePath: "", AnnotationContainerTerminationMessagePolicy: "",
+				AnnotationPodDeletionGracePeriod:    "-100",
+				AnnotationPodTerminationGracePeriod: "3600",
+				AnnotationContainerPreStopHandler:   `{"httpGet":{"path":"/quit","port":"http"}}`,
+			},
+		},
+		{
+			name: "an empty preStop handler is an empty object",
+			container: func(c *v1.Container) {
+				c.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{}}
+			},
+			want: map[string]string{
+				AnnotationContainerHash: "f434d456", AnnotationContainerRestartCount: "0",
+				AnnotationContainerTerminationMessagePath: "", AnnotationContainerTerminationMessagePolicy: "",
+				AnnotationContainerPreStopHandler: `{}`,
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,4 +174,23 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// A preStop handler json.Marshal refuses is left out with kubelet's message and encoding/json's
+// error; the other annotations are still set.
+func TestContainerAnnotationsPreStopNotEncoded(t *testing.T) {
+	handler := &v1.LifecycleHandler{TCPSocket: &v1.TCPSocketAction{Port: intstr.IntOrString{Type: 9}}}
+	_, marshalErr := json.Marshal(handler)
+	require.Error(t, marshalErr)
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1"}}
+	c := &v1.Container{Name: "c", Image: "i", Lifecycle: &v1.Lifecycle{PreStop: handler},
+		Ports: []v1.ContainerPort{{ContainerPort: 80}}}
+	got, warnings := ContainerAnnotations(pod, c, 2, nil)
+	assert.Equal(t, []Warning{{Reason: ReasonAnnotationNotEncoded, Container: "c",
+		Message: "unable to marshal lifecycle PreStop handler for container c: " + marshalErr.Error()}}, warnings)
+	assert.Equal(t, map[string]string{
+		AnnotationContainerHash: "f434d456", AnnotationContainerRestartCount: "2",
+		AnnotationContainerTerminationMessagePath: "", AnnotationContainerTerminationMessagePolicy: "",
+		AnnotationContainerPorts: `[{"containerPort":80}]`,
+	}, got)
 }
