@@ -137,23 +137,25 @@ func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 }
 
 func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
-	envs, warnings, _, err := makeEnvironmentVariablesWithin(ctx, in, in.ExpansionLimits.budget())
+	envs, warnings, _, _, err := makeEnvironmentVariablesWithin(ctx, in, in.ExpansionLimits.budget())
 	return envs, warnings, err
 }
 
 // makeEnvironmentVariablesWithin is makeEnvironmentVariables drawing expansions from budget. It
 // returns what is left of it, for the container's command and args. (The budget travels by value:
-// the builder holds its own copy, so no pointer to the caller's escapes.)
-func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget expansionBudget) ([]EnvVar, []Warning, expansionBudget, error) {
+// the builder holds its own copy, so no pointer to the caller's escapes.) checked is the number of
+// variables at the end of the result that are known to pass checkEnv: service variables the
+// Generator's cache checked when it stored them.
+func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget expansionBudget) (envs []EnvVar, warnings []Warning, left expansionBudget, checked int, err error) {
 	if in.Pod == nil || in.Container == nil {
-		return nil, nil, budget, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
+		return nil, nil, budget, 0, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
 	}
 	if in.Pod.Spec.EnableServiceLinks == nil {
-		return nil, nil, budget, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
+		return nil, nil, budget, 0, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
 	}
 	if in.Services != nil && !isStaticPod(in.Pod) {
 		if sc, ok := in.Services.(ServiceSyncChecker); ok && !sc.HasSynced() {
-			return nil, nil, budget, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
+			return nil, nil, budget, 0, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
 	}
 	var b *envBuilder
@@ -168,20 +170,20 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 	if shared := in.pod; shared != nil && shared.done {
 		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
-		return nil, b.warnings, budget, err
+		return nil, b.warnings, budget, 0, err
 	} else if in.serviceCache != nil && len(b.services) > 0 {
 		if e := in.serviceCache.lookup(b.services); e != nil {
-			b.cachedSvc, b.svcCount, b.svcFirst = e.vars, len(e.vars), e.first
+			b.cachedSvc, b.svcCount, b.svcFirst, b.svcChecked = e.vars, len(e.vars), e.first, e.checked
 		}
 	}
 	if err := b.fetchEnvFrom(); err != nil {
-		return nil, b.warnings, budget, err
+		return nil, b.warnings, budget, 0, err
 	}
 	b.reserve(b.fromKeys + len(in.Container.Env))
 	b.addEnvFrom()
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
-			return nil, b.warnings, budget, err
+			return nil, b.warnings, budget, 0, err
 		}
 	}
 	out := b.result()
@@ -189,7 +191,11 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		// Kubelet appends to a nil slice, so an empty environment is nil.
 		out = nil
 	}
-	return out, b.warnings, b.budget, nil
+	if b.svcChecked {
+		// result puts the service variables no other source defined after the defined ones.
+		checked = len(out) - len(b.vars)
+	}
+	return out, b.warnings, b.budget, checked, nil
 }
 
 // isStaticPod reports whether the pod came from a file or URL rather than the API server
@@ -220,6 +226,8 @@ type envBuilder struct {
 	// cachedSvc are the variables of services from the Generator's cache, nil when they must
 	// be written.
 	cachedSvc []EnvVar
+	// svcChecked is set when every service variable is known to pass checkEnv.
+	svcChecked bool
 
 	sources  []envSource
 	srcBuf   [4]envSource
@@ -267,7 +275,8 @@ func (b *envBuilder) reserve(n int) {
 			shared.svcFirst, shared.done = b.svcFirst, true
 		}
 		if b.in.serviceCache != nil && len(b.services) > 0 {
-			b.in.serviceCache.store(b.services, b.svc, b.svcFirst)
+			b.svcChecked = envsPassCheck(b.svc)
+			b.in.serviceCache.store(b.services, b.svc, b.svcFirst, b.svcChecked)
 		}
 	}
 	size := 8
@@ -337,6 +346,16 @@ func (b *envBuilder) lookup(name string) (string, bool) {
 		return b.svc[i].Value, true
 	}
 	return "", false
+}
+
+// envsPassCheck reports whether checkEnv accepts every variable of envs.
+func envsPassCheck(envs []EnvVar) bool {
+	for _, e := range envs {
+		if !envPassesCheck(e) {
+			return false
+		}
+	}
+	return true
 }
 
 func compareEnvName(e EnvVar, name string) int { return strings.Compare(e.Name, name) }

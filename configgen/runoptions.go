@@ -140,7 +140,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
 	// One expansion budget covers the container's env values, then its command and args.
-	envs, envWarnings, budget, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
+	envs, envWarnings, budget, checked, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
 		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
@@ -156,7 +156,8 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		opts.Envs = append(opts.Envs, envs...)
 	}
 	opts.Warnings = append(opts.Warnings, envWarnings...)
-	if err := checkEnv(pod, container, opts.Envs); err != nil {
+	// The service variables at the end were checked when the Generator cached them.
+	if err := checkEnv(pod, container, opts.Envs[:len(opts.Envs)-checked]); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
 	var cmd commandLine

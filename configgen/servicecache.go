@@ -17,11 +17,13 @@ type serviceEnvCache struct {
 }
 
 // serviceEnv is one cache entry: the variables of services (sorted by name, unique), the first
-// bytes of their names as envBuilder.svcFirst, and the fields of each Service they depend on.
+// bytes of their names as envBuilder.svcFirst, whether every variable passes checkEnv (so the
+// calls that copy them need not check them again), and the fields of each Service they depend on.
 type serviceEnv struct {
 	services []serviceKey
 	vars     []EnvVar
 	first    [4]uint64
+	checked  bool
 }
 
 // serviceKey is what addService reads of a Service: its name, cluster IP and ports.
@@ -58,9 +60,10 @@ func (c *serviceEnvCache) lookup(services []*v1.Service) *serviceEnv {
 	return e
 }
 
-// store keeps a copy of vars as the variables of services.
-func (c *serviceEnvCache) store(services []*v1.Service, vars []EnvVar, first [4]uint64) {
-	e := &serviceEnv{services: make([]serviceKey, len(services)), vars: append([]EnvVar(nil), vars...), first: first}
+// store keeps a copy of vars as the variables of services; checked says whether every one passes
+// checkEnv.
+func (c *serviceEnvCache) store(services []*v1.Service, vars []EnvVar, first [4]uint64, checked bool) {
+	e := &serviceEnv{services: make([]serviceKey, len(services)), vars: append([]EnvVar(nil), vars...), first: first, checked: checked}
 	for i, s := range services {
 		k := serviceKey{name: s.Name, clusterIP: s.Spec.ClusterIP, ports: make([]servicePortKey, len(s.Spec.Ports))}
 		for j := range s.Spec.Ports {

@@ -71,3 +71,54 @@ func TestGeneratorServiceVariablesFollowServices(t *testing.T) {
 		})
 	}
 }
+
+// Service variables a Generator reuses are checked like any other variable: a hostile Service
+// fails every call, the one that builds its variables and the ones that find them cached, and a
+// checked entry is not reused for a Service that changed.
+func TestGeneratorCachedServiceVariablesAreChecked(t *testing.T) {
+	node, gen := sampleNode(t)
+	web := &v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"},
+		Spec: v1.ServiceSpec{ClusterIP: "10.96.0.10", Ports: []v1.ServicePort{{Name: "http", Port: 80}}}}
+	node.Objects.Add(&v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "kubernetes"},
+		Spec: v1.ServiceSpec{ClusterIP: "10.96.0.1", Ports: []v1.ServicePort{{Name: "https", Port: 443}}}})
+	node.Objects.Add(web)
+	generate := func() error {
+		pod := samplePod()
+		pod.Spec.EnableServiceLinks = ptr.To(true)
+		_, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
+			PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+		if err == nil {
+			cleanup()
+		}
+		return err
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		wantErr string
+	}{
+		{name: "valid Services", change: func() {}},
+		{name: "valid Services again, from the cache", change: func() {}},
+		{name: "a NUL in the cluster IP", change: func() { web.Spec.ClusterIP = "10.96.0.10\x00x" },
+			wantErr: `invalid value of environment variable "WEB_PORT": must not contain a NUL byte (at byte 16)`},
+		{name: "the same Service again, from the cache", change: func() {},
+			wantErr: `invalid value of environment variable "WEB_PORT": must not contain a NUL byte (at byte 16)`},
+		{name: "a NUL in a port name", change: func() { web.Spec.ClusterIP, web.Spec.Ports[0].Name = "10.96.0.10", "h\x00t" },
+			wantErr: `invalid environment variable name "WEB_SERVICE_PORT_H\x00T": must not contain a NUL byte`},
+		{name: "the same port name again, from the cache", change: func() {},
+			wantErr: `invalid environment variable name "WEB_SERVICE_PORT_H\x00T": must not contain a NUL byte`},
+		{name: "valid once more", change: func() { web.Spec.Ports[0].Name = "http" }},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			step.change()
+			err := generate()
+			if step.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, configgen.ErrInvalidPod)
+			assert.ErrorContains(t, err, step.wantErr)
+		})
+	}
+}

@@ -578,7 +578,7 @@ type commandLine struct {
 // strings in CRI; values are bytes, which may be any binary data but are cut at a NUL by execve.
 func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
 	for _, e := range envs {
-		if envNameProblem(e.Name) == "" && strings.IndexByte(e.Value, 0) < 0 {
+		if envPassesCheck(e) {
 			continue
 		}
 		v := validator{pod: pod, ctr: container}
@@ -590,6 +590,11 @@ func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
 		return v.err
 	}
 	return nil
+}
+
+// envPassesCheck reports whether checkEnv accepts e.
+func envPassesCheck(e EnvVar) bool {
+	return envNameProblem(e.Name) == "" && strings.IndexByte(e.Value, 0) < 0
 }
 
 // envNameProblem is why an environment variable's name is refused, or "". The runtime hands the
