@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -74,15 +75,56 @@ type subPathPlan struct {
 // Subpather.CleanSubPaths at pod teardown, as in kubelet. After an error it has already run.
 func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, err error) {
 	if in.Pod == nil || in.Container == nil {
-		return nil, noop, nil, newError(ErrMissingDependency, "MakeMounts: pod and container must not be nil", nil)
+		return nil, noop, nil, errNilPodOrContainer()
 	}
+	ms, cleanup, warnings, err := appendMounts(make([]Mount, 0, mountCount(in)), in)
+	if err != nil {
+		return nil, noop, warnings, err
+	}
+	return ms, cleanup, warnings, nil
+}
+
+// AppendMounts is MakeMounts with the mounts appended to dst, and the extended slice returned,
+// as append does: when dst has room for them, no slice is allocated. A caller that reads the
+// mounts only until it has converted them (ToCRIMounts copies every field) can so reuse one
+// slice across calls. Everything else, the checks, the host effects and their undo, the
+// cleanup and the warnings, is MakeMounts'. On error it returns dst unchanged; the elements
+// beyond its length may have been overwritten.
+func AppendMounts(dst []Mount, in Input) (mounts []Mount, cleanup func(), warnings []string, err error) {
+	if in.Pod == nil || in.Container == nil {
+		return dst, noop, nil, errNilPodOrContainer()
+	}
+	base := len(dst)
+	dst = slices.Grow(dst, mountCount(in))
+	// The mounts are filled field by field, so a reused slice must start from zero values.
+	clear(dst[base : base+len(in.Container.VolumeMounts)])
+	ms, cleanup, warnings, err := appendMounts(dst, in)
+	if err != nil {
+		return dst[:base], noop, warnings, err
+	}
+	return ms, cleanup, warnings, nil
+}
+
+func errNilPodOrContainer() error {
+	return newError(ErrMissingDependency, "MakeMounts: pod and container must not be nil", nil)
+}
+
+// mountCount is how many mounts the container gets at most: its volumeMounts and the hosts mount.
+func mountCount(in Input) int {
+	n := len(in.Container.VolumeMounts)
+	if len(in.PodIPs) > 0 || in.Pod.Spec.HostNetwork {
+		n++
+	}
+	return n
+}
+
+// appendMounts does MakeMounts' work, appending to mounts, which has room for mountCount(in)
+// more zero-valued elements. On error the returned slice is nil.
+func appendMounts(mounts []Mount, in Input) ([]Mount, func(), []string, error) {
 	ctr := in.Container
 	hostsMount := len(in.PodIPs) > 0 || in.Pod.Spec.HostNetwork
-	capacity := len(ctr.VolumeMounts)
-	if hostsMount {
-		capacity++
-	}
-	mounts = make([]Mount, 0, capacity)
+	base := len(mounts)
+	var warnings []string
 
 	var plansBuf [8]subPathPlan
 	plans := plansBuf[:0]
@@ -96,8 +138,8 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	for i := range ctr.VolumeMounts {
 		vm := &ctr.VolumeMounts[i]
 		hostsMount = hostsMount && vm.MountPath != EtcHostsPath
-		mounts = mounts[:i+1]
-		plan, err := resolveMount(in, i, vm, &mounts[i], imageVolumes)
+		mounts = mounts[:base+i+1]
+		plan, err := resolveMount(in, i, vm, &mounts[base+i], imageVolumes)
 		if err != nil {
 			return nil, noop, nil, err
 		}
@@ -127,7 +169,7 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 			undo.run()
 			return nil, noop, warnings, err
 		}
-		mounts[p.index].HostPath = hostPath
+		mounts[base+p.index].HostPath = hostPath
 	}
 
 	if hostsMount {
@@ -180,7 +222,8 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 		}
 	}
 
-	// m is fresh from make, so setting fields one by one is enough and cheaper than a struct copy.
+	// m is a zero value (appendMounts), so setting fields one by one is enough and cheaper than a
+	// struct copy.
 	m.Name = vm.Name
 	m.ContainerPath = vm.MountPath
 	m.SELinuxRelabel = vol.SELinuxRelabel
