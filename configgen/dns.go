@@ -53,7 +53,12 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error)
 	if pod == nil {
 		return nil, nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
-	return parseNodeDNS(node).podDNS(pod)
+	cfg := &runtimeapi.DNSConfig{}
+	warnings, err := parseNodeDNS(node).podDNS(pod, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, warnings, nil
 }
 
 // nodeDNSFacts is NodeDNS parsed: what every pod's DNS is built from. A Generator parses its
@@ -94,15 +99,15 @@ func parseNodeDNS(node NodeDNS) *nodeDNSFacts {
 	return f
 }
 
-// podDNS is PodDNS on parsed node facts.
-func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, error) {
+// podDNS is PodDNS on parsed node facts, filling cfg, a zero DNSConfig the caller allocates (the
+// sandbox's shares its config's allocation).
+func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig) ([]Warning, error) {
 	if f.resolvErr != nil {
-		return nil, nil, f.resolvErr
+		return nil, f.resolvErr
 	}
 	warnings := append([]Warning(nil), f.clusterDNSWarnings...)
 	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
 	node := f.node
-	cfg := &runtimeapi.DNSConfig{}
 	// hostResolv gives cfg the host's resolv.conf, copied.
 	hostResolv := func() {
 		if node.HostResolvConf != nil {
@@ -146,7 +151,7 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, er
 	if cfg.Searches, trimmed = fitSearches(cfg.Searches); trimmed {
 		warn(ReasonDNSConfigForming, "Search Line limits were exceeded, some search paths have been omitted, the applied search line is: "+strings.Join(cfg.Searches, " "))
 	}
-	return cfg, warnings, nil
+	return warnings, nil
 }
 
 // hostDNS applies the host's DNS; with no resolv.conf that is the node-local resolver.

@@ -24,9 +24,7 @@ func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
 	if total == 0 {
 		return nil, nil
 	}
-	// The messages share one allocation.
-	mappings := make([]runtimeapi.PortMapping, 0, total)
-	out := make([]*runtimeapi.PortMapping, 0, total)
+	mappings, out := portMessages(total)
 	var warnings []Warning
 	var keysBuf [8]string
 	for i := range pod.Spec.Containers {
@@ -64,6 +62,32 @@ func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
 		}
 	}
 	return out, warnings
+}
+
+// portMessages returns room for n port mappings and for the pointers to them. The messages share
+// one allocation; for up to four, the pointers share it too.
+func portMessages(n int) ([]runtimeapi.PortMapping, []*runtimeapi.PortMapping) {
+	switch {
+	case n == 1:
+		b := new(struct {
+			m [1]runtimeapi.PortMapping
+			p [1]*runtimeapi.PortMapping
+		})
+		return b.m[:0], b.p[:0]
+	case n == 2:
+		b := new(struct {
+			m [2]runtimeapi.PortMapping
+			p [2]*runtimeapi.PortMapping
+		})
+		return b.m[:0], b.p[:0]
+	case n <= 4:
+		b := new(struct {
+			m [4]runtimeapi.PortMapping
+			p [4]*runtimeapi.PortMapping
+		})
+		return b.m[:0:n], b.p[:0:n]
+	}
+	return make([]runtimeapi.PortMapping, 0, n), make([]*runtimeapi.PortMapping, 0, n)
 }
 
 // portKey names a port for de-duplication: its name, else "<family>-<proto>-<hostIP>:<cport>:<hport>"

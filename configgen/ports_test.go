@@ -91,3 +91,23 @@ func TestSandboxPortMappings(t *testing.T) {
 		})
 	}
 }
+
+// Every count of ports gets every mapping, each its own message, whichever allocation holds them.
+func TestSandboxPortMappingsEveryCount(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		var ports []v1.ContainerPort
+		var want []*runtimeapi.PortMapping
+		for i := 1; i <= n; i++ {
+			ports = append(ports, v1.ContainerPort{ContainerPort: int32(i), Protocol: v1.ProtocolUDP})
+			want = append(want, &runtimeapi.PortMapping{Protocol: runtimeapi.Protocol_UDP, ContainerPort: int32(i)})
+		}
+		got, warnings := SandboxPortMappings(&v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: ports}}}})
+		assert.Empty(t, warnings)
+		assert.Equal(t, want, got, "%d ports", n)
+		assert.Len(t, got, cap(got), "%d ports: no room past the mappings", n)
+		got[0].HostPort = 99
+		for _, m := range got[1:] {
+			assert.Zero(t, m.HostPort, "%d ports: messages are distinct", n)
+		}
+	}
+}

@@ -31,11 +31,12 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err := ValidatePod(pod); err != nil {
 		return nil, err
 	}
-	// The config, its metadata and its Linux part live in one allocation; each is still a message
-	// of its own.
+	// The config, its metadata, DNS and Linux parts live in one allocation; each is still a
+	// message of its own.
 	block := new(struct {
 		cfg      runtimeapi.PodSandboxConfig
 		metadata runtimeapi.PodSandboxMetadata
+		dns      runtimeapi.DNSConfig
 		linux    runtimeapi.LinuxPodSandboxConfig
 	})
 	md := &block.metadata
@@ -45,11 +46,11 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	cfg.Labels = PodLabels(pod)
 	cfg.Annotations = PodAnnotations(pod)
 
-	dns, dnsWarnings, err := g.dns.podDNS(pod)
+	dnsWarnings, err := g.dns.podDNS(pod, &block.dns)
 	if err != nil {
 		return nil, err
 	}
-	cfg.DnsConfig = dns
+	cfg.DnsConfig = &block.dns
 	g.warn(pod, nil, dnsWarnings)
 
 	if !pod.Spec.HostNetwork {
