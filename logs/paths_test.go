@@ -2,6 +2,7 @@ package logs_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,4 +123,23 @@ func TestLogPathsAreFilepathJoin(t *testing.T) {
 		}
 		assert.Equal(t, filepath.Join(dir, "3.log"), logs.BuildContainerLogsPath(dir, 3))
 	}
+}
+
+// FuzzLogPathsAreFilepathJoin: whatever the parts, the paths are kubelet's filepath.Join of them.
+func FuzzLogPathsAreFilepathJoin(f *testing.F) {
+	f.Add("/var/log/pods", "shop", "web-0", "8d6f-11", "app", 3)
+	f.Add("/", ".", "..", "", "a/", 0)
+	f.Add("logs/./x", "a//b", "c", "../d", "..", 12)
+	f.Fuzz(func(t *testing.T, dir, ns, name, uid, ctr string, restarts int) {
+		pod := ns + "_" + name + "_" + uid
+		if got, want := logs.BuildPodLogsDirectory(dir, ns, name, types.UID(uid)), filepath.Join(dir, pod); got != want {
+			t.Fatalf("BuildPodLogsDirectory(%q, %q, %q, %q) = %q, want %q", dir, ns, name, uid, got, want)
+		}
+		if got, want := logs.BuildContainerLogsDirectory(dir, ns, name, types.UID(uid), ctr), filepath.Join(dir, pod, ctr); got != want {
+			t.Fatalf("BuildContainerLogsDirectory(%q, %q, %q, %q, %q) = %q, want %q", dir, ns, name, uid, ctr, got, want)
+		}
+		if got, want := logs.BuildContainerLogsPath(ctr, restarts), filepath.Join(ctr, strconv.Itoa(restarts)+".log"); got != want {
+			t.Fatalf("BuildContainerLogsPath(%q, %d) = %q, want %q", ctr, restarts, got, want)
+		}
+	})
 }
