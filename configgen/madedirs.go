@@ -19,12 +19,18 @@ type madeDirs struct {
 	dirs  []string
 }
 
+// isDir reports whether path is a directory (not a symlink to one). MkdirAll of such a path does
+// nothing: it stats the path as given first.
+func (m *madeDirs) isDir(path string) bool {
+	fi, err := m.files.Lstat(path)
+	return err == nil && fi.IsDir()
+}
+
 // mkdirAll is HostFiles.MkdirAll that records the levels it created.
 func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
-	if fi, err := m.files.Lstat(path); err == nil && fi.IsDir() {
-		// The directory is there already (and is no symlink), the common case: a pod's second
-		// container and later. MkdirAll would find it and do nothing (it stats the path as
-		// given first), so neither the path nor its parents need a look.
+	if m.isDir(path) {
+		// The directory is there already, the common case: a pod's second container and later.
+		// Neither the path nor its parents need a look.
 		return nil
 	}
 	var missing []string

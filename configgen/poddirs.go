@@ -65,7 +65,13 @@ func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
 	podDirLen := len(g.podsDir) + 1 + len(pod.UID)
 	both := g.podsDir + "/" + string(pod.UID) + "/volumes" + g.podsDir + "/" + string(pod.UID) + "/plugins"
 	volumesEnd := podDirLen + len("/volumes")
-	for _, dir := range [...]string{both[:podDirLen], both[:volumesEnd], both[volumesEnd:]} {
+	dirs := [...]string{both[:podDirLen], both[:volumesEnd], both[volumesEnd:]}
+	if made.isDir(dirs[1]) && made.isDir(dirs[2]) {
+		// The usual case, every call after the pod's first. Finding a directory in the pod's
+		// directory proves it is one (or a symlink to one), where MkdirAll does nothing.
+		return nil
+	}
+	for _, dir := range dirs {
 		if err := made.mkdirAll(dir, podDataDirMode); err != nil {
 			return errkind.New(ErrHost, fmt.Sprintf("pod %q: error making pod data directories: %v", pod.Namespace+"/"+pod.Name, err), err)
 		}

@@ -176,6 +176,21 @@ func TestPodDirCheckedBeforeHostEffects(t *testing.T) {
 			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
 			require.NoError(t, files.Symlink("/elsewhere", podDir))
 		}},
+		{name: "a pod directory that is a symlink to a directory with the volumes and plugins directories", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/elsewhere/volumes", 0o750))
+			require.NoError(t, files.MkdirAll("/elsewhere/plugins", 0o750))
+			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+			require.NoError(t, files.Symlink("/elsewhere", podDir))
+		}},
+		{name: "a volumes directory that is a symlink to a directory", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll("/elsewhere", 0o750))
+			require.NoError(t, files.MkdirAll(podDir+"/plugins", 0o750))
+			require.NoError(t, files.Symlink("/elsewhere", podDir+"/volumes"))
+		}},
+		{name: "a plugins directory that is a file", setup: func(t *testing.T, files *hostfs.Memory) {
+			require.NoError(t, files.MkdirAll(podDir+"/volumes", 0o750))
+			require.NoError(t, files.WriteFile(podDir+"/plugins", nil, 0o644))
+		}, wantErr: `pod "default/echo": error making pod data directories: mkdir ` + podDir + `/plugins: not a directory`},
 		{name: "a pod directory that is a file", setup: func(t *testing.T, files *hostfs.Memory) {
 			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
 			require.NoError(t, files.WriteFile(podDir, nil, 0o644))
