@@ -89,6 +89,9 @@ type envScratch struct {
 	table   []int32
 	builder envBuilder
 	fileBuf []byte
+	// mounts lends GenerateContainerConfig's mounts their space (mounts.AppendMounts); they are
+	// read only until MakeCRIMounts has copied them.
+	mounts []mounts.Mount
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod

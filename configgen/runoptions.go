@@ -81,8 +81,8 @@ func noop() {}
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
 // expanded and checked before any host effect, and returned. A non-nil scratch lends the
-// environment its space (EnvInput.scratch): the caller reads opts.Envs only until it gives
-// scratch back.
+// environment and the mounts their space (EnvInput.scratch, mounts.AppendMounts): the caller
+// reads opts.Envs and opts.Mounts only until it gives scratch back.
 func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, scratch *envScratch) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
@@ -171,7 +171,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	}
 
 	hostsFile := &deferredWrites{}
-	ms, undo, msgs, err := mounts.MakeMounts(mounts.Input{
+	mountsIn := mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
 		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
 		EnsureHostsFile: func() (string, error) {
@@ -180,14 +180,28 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 				HostAliases: pod.Spec.HostAliases, HostNetwork: pod.Spec.HostNetwork, NodeHosts: g.opts.NodeHosts,
 			})
 		},
-	})
-	if err != nil {
-		return nil, nil, noop, commandLine{}, err
 	}
-	if len(opts.Mounts) == 0 {
-		opts.Mounts = ms
+	var undo func()
+	if scratch != nil {
+		// The mounts are read only until MakeCRIMounts has copied them: they take scratch's
+		// space, after the device-plugin mounts.
+		var ms []mounts.Mount
+		ms, undo, msgs, err = mounts.AppendMounts(append(scratch.mounts[:0], opts.Mounts...), mountsIn)
+		if err != nil {
+			return nil, nil, noop, commandLine{}, err
+		}
+		opts.Mounts, scratch.mounts = ms, ms
 	} else {
-		opts.Mounts = append(opts.Mounts, ms...)
+		var ms []mounts.Mount
+		ms, undo, msgs, err = mounts.MakeMounts(mountsIn)
+		if err != nil {
+			return nil, nil, noop, commandLine{}, err
+		}
+		if len(opts.Mounts) == 0 {
+			opts.Mounts = ms
+		} else {
+			opts.Mounts = append(opts.Mounts, ms...)
+		}
 	}
 	opts.Warnings = append(opts.Warnings, warnings(ReasonSubPathCheckFailed, container.Name, msgs)...)
 	return opts, hostsFile, undo, cmd, nil
