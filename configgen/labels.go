@@ -2,6 +2,7 @@ package configgen
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -40,9 +41,16 @@ func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
 // (kuberuntime's newPodLabels).
 func PodLabels(pod *v1.Pod) map[string]string {
 	pod = orEmptyPod(pod)
-	labels := make(map[string]string, len(pod.Labels)+3)
-	for k, v := range pod.Labels {
-		labels[k] = v
+	var labels map[string]string
+	if pod.Labels != nil && len(pod.Labels)+3 <= 8 {
+		// A map of up to eight entries is one group that maps.Clone copies whole, without hashing
+		// each key again; the three keys below still fit in it.
+		labels = maps.Clone(pod.Labels)
+	} else {
+		labels = make(map[string]string, len(pod.Labels)+3)
+		for k, v := range pod.Labels {
+			labels[k] = v
+		}
 	}
 	labels[LabelPodName] = pod.Name
 	labels[LabelPodNamespace] = pod.Namespace
@@ -56,11 +64,7 @@ func PodAnnotations(pod *v1.Pod) map[string]string {
 	if pod == nil || pod.Annotations == nil {
 		return nil
 	}
-	out := make(map[string]string, len(pod.Annotations))
-	for k, v := range pod.Annotations {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(pod.Annotations)
 }
 
 // ContainerAnnotations returns the annotations kubelet puts on a container

@@ -81,6 +81,22 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 			"app": "x", LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1",
 		}, PodLabels(p))
 	})
+	t.Run("pod labels of every size are copied, never shared with the pod", func(t *testing.T) {
+		for n := 0; n <= 12; n++ {
+			p := pod.DeepCopy()
+			p.Labels = map[string]string{}
+			want := map[string]string{LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1"}
+			for i := 0; i < n; i++ {
+				k := fmt.Sprintf("label-%d", i)
+				p.Labels[k], want[k] = k, k
+			}
+			got := PodLabels(p)
+			assert.Equal(t, want, got, "%d labels", n)
+			got["label-0"] = "changed"
+			assert.Len(t, p.Labels, n, "%d labels", n)
+			assert.NotEqual(t, "changed", p.Labels["label-0"], "%d labels", n)
+		}
+	})
 	t.Run("pod annotations: nil stays nil, others are copied", func(t *testing.T) {
 		assert.Nil(t, PodAnnotations(pod))
 		p := pod.DeepCopy()
