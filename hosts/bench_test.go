@@ -6,6 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/hosts"
+	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
 func BenchmarkManagedHostsFileContent(b *testing.B) {
@@ -15,6 +16,7 @@ func BenchmarkManagedHostsFileContent(b *testing.B) {
 		{IP: "10.1.0.10", Hostnames: []string{"cache"}},
 	}
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if _, err := hosts.ManagedHostsFileContent(podIPs, "web-0", "web.shop.svc.cluster.local", aliases); err != nil {
 			b.Fatal(err)
@@ -25,6 +27,7 @@ func BenchmarkManagedHostsFileContent(b *testing.B) {
 func BenchmarkGeneratePodHostNameAndDomain(b *testing.B) {
 	pod := testPod("web-0", "shop", v1.PodSpec{Hostname: "web-0", Subdomain: "web"})
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if _, _, _, err := hosts.GeneratePodHostNameAndDomain(pod, "cluster.local"); err != nil {
 			b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/internal/benchpod"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/security/securitytest"
 )
@@ -51,6 +52,7 @@ func BenchmarkContainerSecurityContext(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if _, err := r.ContainerSecurityContext(ctx, in); err != nil {
 			b.Fatal(err)
@@ -62,6 +64,7 @@ func BenchmarkVerifyRunAsNonRoot(b *testing.B) {
 	pod := benchPod()
 	uid := ptr.To[int64](1000)
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if err := security.VerifyRunAsNonRoot(pod, &pod.Spec.Containers[0], uid, ""); err != nil {
 			b.Fatal(err)
@@ -74,6 +77,7 @@ func BenchmarkSandboxSecurityContext(b *testing.B) {
 	pod := benchPod()
 	ctx := context.Background()
 	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		if _, err := r.SandboxSecurityContext(ctx, pod, nil); err != nil {
 			b.Fatal(err)
