@@ -326,3 +326,28 @@ func TestContainerSecurityContextListsDoNotOverlap(t *testing.T) {
 	got.RunAsGroup.Value = 0
 	assert.Equal(t, int64(7), got.RunAsUser.Value)
 }
+
+// The short lists share the context's allocation; appending to one writes into none of the others.
+func TestContainerSecurityContextShortListsDoNotOverlap(t *testing.T) {
+	pod := testPod(&v1.PodSecurityContext{FSGroup: ptr.To[int64](1)},
+		&v1.SecurityContext{Capabilities: &v1.Capabilities{Add: []v1.Capability{"CHOWN"}, Drop: []v1.Capability{"ALL"}}})
+	in := security.ContainerInput{Pod: pod, Container: &pod.Spec.Containers[0], ExtraSupplementalGroups: []int64{2}}
+	r := newResolver(t, nil)
+	got, err := r.ContainerSecurityContext(context.Background(), in)
+	require.NoError(t, err)
+	other, err := r.ContainerSecurityContext(context.Background(), in)
+	require.NoError(t, err)
+	got.Capabilities.DropCapabilities = append(got.Capabilities.DropCapabilities, "NET_RAW", "SYS_TIME")
+	got.Capabilities.AddCapabilities = append(got.Capabilities.AddCapabilities, "KILL", "SETUID")
+	got.SupplementalGroups = append(got.SupplementalGroups, 3, 4)
+	assert.Equal(t, []string{"CHOWN", "KILL", "SETUID"}, got.Capabilities.AddCapabilities)
+	assert.Equal(t, []string{"ALL", "NET_RAW", "SYS_TIME"}, got.Capabilities.DropCapabilities)
+	assert.Equal(t, []int64{1, 2, 3, 4}, got.SupplementalGroups)
+	got.Capabilities.AddCapabilities[0], got.SupplementalGroups[0], got.Seccomp.ProfileType = "X", 9, runtimeapi.SecurityProfile_Localhost
+	got.NamespaceOptions.UsernsOptions.Mode = runtimeapi.NamespaceMode_POD
+	assert.Equal(t, []string{"CHOWN"}, other.Capabilities.AddCapabilities)
+	assert.Equal(t, []string{"ALL"}, other.Capabilities.DropCapabilities)
+	assert.Equal(t, []int64{1, 2}, other.SupplementalGroups)
+	assert.Equal(t, runtimeapi.SecurityProfile_Unconfined, other.Seccomp.ProfileType)
+	assert.Equal(t, runtimeapi.NamespaceMode_NODE, other.NamespaceOptions.UsernsOptions.Mode)
+}

@@ -65,16 +65,28 @@ func (r *Resolver) NamespacesForPod(ctx context.Context, pod *v1.Pod) (*runtimea
 	if pod == nil {
 		return nil, fmt.Errorf("namespaces for pod: no pod: %w", ErrInvalidInput)
 	}
-	userns, err := r.userNamespace(ctx, pod)
-	if err != nil {
+	block := new(struct {
+		ns     runtimeapi.NamespaceOption
+		userns runtimeapi.UserNamespace
+	})
+	if err := r.namespacesForPodInto(ctx, pod, &block.ns, &block.userns); err != nil {
 		return nil, err
 	}
-	ns := &runtimeapi.NamespaceOption{
-		Network:       runtimeapi.NamespaceMode_POD,
-		Pid:           runtimeapi.NamespaceMode_CONTAINER,
-		Ipc:           runtimeapi.NamespaceMode_POD,
-		UsernsOptions: userns,
+	return &block.ns, nil
+}
+
+// namespacesForPodInto is NamespacesForPod writing into ns, which the caller allocated; the NODE
+// user namespace is written into nodeUserns, while a mapper's mappings are the mapper's own
+// message.
+func (r *Resolver) namespacesForPodInto(ctx context.Context, pod *v1.Pod, ns *runtimeapi.NamespaceOption, nodeUserns *runtimeapi.UserNamespace) error {
+	userns, err := r.userNamespace(ctx, pod, nodeUserns)
+	if err != nil {
+		return err
 	}
+	ns.Network = runtimeapi.NamespaceMode_POD
+	ns.Pid = runtimeapi.NamespaceMode_CONTAINER
+	ns.Ipc = runtimeapi.NamespaceMode_POD
+	ns.UsernsOptions = userns
 	if pod.Spec.HostNetwork {
 		ns.Network = runtimeapi.NamespaceMode_NODE
 	}
@@ -87,10 +99,12 @@ func (r *Resolver) NamespacesForPod(ctx context.Context, pod *v1.Pod) (*runtimea
 	case pod.Spec.ShareProcessNamespace != nil && *pod.Spec.ShareProcessNamespace:
 		ns.Pid = runtimeapi.NamespaceMode_POD
 	}
-	return ns, nil
+	return nil
 }
 
-func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.UserNamespace, error) {
+// userNamespace returns the pod's user namespace: node, written into nodeUserns, unless the pod
+// sets hostUsers: false.
+func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod, nodeUserns *runtimeapi.UserNamespace) (*runtimeapi.UserNamespace, error) {
 	// Kubelet resolves the handler for every pod, so an unknown runtimeClassName fails even when
 	// the pod shares the node's user namespace.
 	cfg := r.Config()
@@ -102,7 +116,8 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.
 		}
 	}
 	if pod.Spec.HostUsers == nil || *pod.Spec.HostUsers {
-		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
+		nodeUserns.Mode = runtimeapi.NamespaceMode_NODE
+		return nodeUserns, nil
 	}
 	if cfg.UserNamespaces == nil {
 		// No mapper is a runtime whose handlers all lack user-namespace support: kubelet's words

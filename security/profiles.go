@@ -18,36 +18,48 @@ import (
 // ("../../etc/x") is an error wrapping ErrInvalidSeccompProfile; kubelet hands the runtime whatever
 // filepath.Join made of it.
 func SeccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
+	out := new(runtimeapi.SecurityProfile)
+	if err := seccompProfileInto(out, pod, container, profileRoot, seccompDefault); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// seccompProfileInto is SeccompProfile writing into out, which the caller allocated.
+func seccompProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) error {
 	if profileRoot == "" {
 		profileRoot = DefaultSeccompProfileRoot
 	}
 	if container != nil && container.SecurityContext != nil && container.SecurityContext.SeccompProfile != nil {
-		return fieldSeccompProfile(container.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
+		return fieldSeccompProfile(out, container.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
 	}
 	if pod != nil && pod.Spec.SecurityContext != nil && pod.Spec.SecurityContext.SeccompProfile != nil {
-		return fieldSeccompProfile(pod.Spec.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
+		return fieldSeccompProfile(out, pod.Spec.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
 	}
-	return fieldSeccompProfile(nil, profileRoot, seccompDefault)
+	return fieldSeccompProfile(out, nil, profileRoot, seccompDefault)
 }
 
-func fieldSeccompProfile(p *v1.SeccompProfile, root string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
+func fieldSeccompProfile(out *runtimeapi.SecurityProfile, p *v1.SeccompProfile, root string, seccompDefault bool) error {
 	switch {
 	case p == nil && seccompDefault, p != nil && p.Type == v1.SeccompProfileTypeRuntimeDefault:
-		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault}, nil
+		out.ProfileType = runtimeapi.SecurityProfile_RuntimeDefault
+		return nil
 	case p == nil || p.Type != v1.SeccompProfileTypeLocalhost:
-		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, nil
+		out.ProfileType = runtimeapi.SecurityProfile_Unconfined
+		return nil
 	}
 	if p.LocalhostProfile == nil || *p.LocalhostProfile == "" {
-		return nil, &kindError{Msg: "localhostProfile must be set if seccompProfile type is Localhost.", Kind: ErrInvalidSeccompProfile}
+		return &kindError{Msg: "localhostProfile must be set if seccompProfile type is Localhost.", Kind: ErrInvalidSeccompProfile}
 	}
 	ref := filepath.Join(root, *p.LocalhostProfile)
 	if !within(filepath.Clean(root), ref) {
-		return nil, &kindError{
+		return &kindError{
 			Msg:  fmt.Sprintf("localhost seccomp profile %q leaves the seccomp profile root %q", *p.LocalhostProfile, root),
 			Kind: ErrInvalidSeccompProfile,
 		}
 	}
-	return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: ref}, nil
+	out.ProfileType, out.LocalhostRef = runtimeapi.SecurityProfile_Localhost, ref
+	return nil
 }
 
 // within reports whether the clean path p is root or below it.
@@ -64,24 +76,37 @@ func within(root, p string) bool {
 // "localhost/<name>"; any other value is ignored), else the pod's field. It returns the CRI profile
 // and the deprecated string form that older runtimes read; both are empty when nothing applies.
 func AppArmorProfile(pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
+	return appArmorProfileInto(nil, pod, container)
+}
+
+// appArmorProfileInto is AppArmorProfile writing the profile into out when out is not nil (and
+// returning it), into a new message otherwise.
+func appArmorProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
 	p := appArmorProfileOf(pod, container)
 	if p == nil {
 		return nil, "", nil
 	}
+	var typ runtimeapi.SecurityProfile_ProfileType
+	var ref, deprecated string
 	switch p.Type {
 	case v1.AppArmorProfileTypeRuntimeDefault:
-		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault}, v1.DeprecatedAppArmorBetaProfileRuntimeDefault, nil
+		typ, deprecated = runtimeapi.SecurityProfile_RuntimeDefault, v1.DeprecatedAppArmorBetaProfileRuntimeDefault
 	case v1.AppArmorProfileTypeUnconfined:
-		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, v1.DeprecatedAppArmorBetaProfileNameUnconfined, nil
+		typ, deprecated = runtimeapi.SecurityProfile_Unconfined, v1.DeprecatedAppArmorBetaProfileNameUnconfined
 	case v1.AppArmorProfileTypeLocalhost:
 		if p.LocalhostProfile == nil {
 			return nil, "", &kindError{Msg: "missing localhost apparmor profile name", Kind: ErrInvalidAppArmorProfile}
 		}
-		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: *p.LocalhostProfile},
-			v1.DeprecatedAppArmorBetaProfileNamePrefix + *p.LocalhostProfile, nil
+		typ, ref = runtimeapi.SecurityProfile_Localhost, *p.LocalhostProfile
+		deprecated = v1.DeprecatedAppArmorBetaProfileNamePrefix + ref
 	default:
 		return nil, "", &kindError{Msg: fmt.Sprintf("unknown apparmor profile type: %q", p.Type), Kind: ErrInvalidAppArmorProfile}
 	}
+	if out == nil {
+		out = new(runtimeapi.SecurityProfile)
+	}
+	out.ProfileType, out.LocalhostRef = typ, ref
+	return out, deprecated, nil
 }
 
 // appArmorProfileOf returns the profile that applies; for the annotation it returns a value that
