@@ -209,25 +209,38 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 
 // subPathEnv maps the environment for subPathExpr, later duplicates winning as in kubelet's
 // envVarsToMap. Only subPathExpr reads it, so containers without one skip building it, and only
-// variables whose names occur in some subPathExpr are put in: a $(NAME) reference can only name
-// one of those, and the map stays small.
+// the names a $(NAME) reference can name are put in: whatever follows a "$(" up to the next ")".
+// That is every name the expansion looks up (and a few it may not, after a "$$("), so the map
+// stays as small as the references.
 func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
-	var exprBuf [4]string
-	exprs := exprBuf[:0]
+	var env map[string]string
 	for i := range container.VolumeMounts {
-		if expr := container.VolumeMounts[i].SubPathExpr; expr != "" {
-			exprs = append(exprs, expr)
+		expr := container.VolumeMounts[i].SubPathExpr
+		if expr == "" {
+			continue
 		}
-	}
-	if len(exprs) == 0 {
-		return nil
-	}
-	env := map[string]string{}
-	for _, e := range envs {
-		for _, expr := range exprs {
-			if strings.Contains(expr, e.Name) {
-				env[e.Name] = e.Value
+		if env == nil {
+			env = map[string]string{}
+		}
+		for {
+			start := strings.Index(expr, "$(")
+			if start < 0 {
 				break
+			}
+			expr = expr[start+2:]
+			end := strings.IndexByte(expr, ')')
+			if end < 0 {
+				break
+			}
+			name := expr[:end]
+			if _, done := env[name]; done {
+				continue
+			}
+			for j := len(envs) - 1; j >= 0; j-- {
+				if envs[j].Name == name {
+					env[name] = envs[j].Value
+					break
+				}
 			}
 		}
 	}
