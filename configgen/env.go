@@ -235,8 +235,6 @@ type envBuilder struct {
 	sources  []envSource
 	srcBuf   [4]envSource
 	fromKeys int // keys over all sources
-	fromMax  int // keys of the largest source
-	fromText int // bytes of prefixed names and secret values
 	cms      objectCache[*v1.ConfigMap]
 	secrets  objectCache[*v1.Secret]
 

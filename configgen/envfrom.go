@@ -114,7 +114,7 @@ func (b *envBuilder) fetchEnvFrom() error {
 	for i := range b.in.Container.EnvFrom {
 		ef := &b.in.Container.EnvFrom[i]
 		src := envSource{prefix: ef.Prefix}
-		var n, text int
+		var n int
 		switch {
 		case ef.ConfigMapRef != nil:
 			cm, err := b.configMap(ef.ConfigMapRef.Name, isTrue(ef.ConfigMapRef.Optional))
@@ -126,11 +126,6 @@ func (b *envBuilder) fetchEnvFrom() error {
 				continue
 			}
 			src.cm, n = cm, len(cm.Data)
-			if src.prefix != "" {
-				for k := range cm.Data {
-					text += len(src.prefix) + len(k)
-				}
-			}
 		case ef.SecretRef != nil:
 			s, err := b.secret(ef.SecretRef.Name, isTrue(ef.SecretRef.Optional))
 			if err != nil {
@@ -141,19 +136,11 @@ func (b *envBuilder) fetchEnvFrom() error {
 				continue
 			}
 			src.secret, n = s, len(s.Data)
-			for k, v := range s.Data {
-				text += len(v)
-				if src.prefix != "" {
-					text += len(src.prefix) + len(k)
-				}
-			}
 		default:
 			continue
 		}
 		b.sources = append(b.sources, src)
 		b.fromKeys += n
-		b.fromMax = max(b.fromMax, n)
-		b.fromText += text
 	}
 	return nil
 }
@@ -164,46 +151,87 @@ func (b *envBuilder) addEnvFrom() {
 	if len(b.sources) == 0 {
 		return
 	}
-	// Prefixed names and secret values are written into one buffer and sliced from it, so a
-	// source costs no allocation per key.
-	var text strings.Builder
-	text.Grow(b.fromText)
-	prefixed := func(prefix, key string) string {
-		start := text.Len()
-		text.WriteString(prefix)
-		text.WriteString(key)
-		return text.String()[start:]
+	// Every source's keys and values are gathered in one pass over its map, which also sizes the
+	// text: prefixed names and secret values are written into one buffer and sliced from it, so a
+	// source costs no allocation per key. A usual environment is gathered and sorted on the
+	// stack, where moving entries costs no write barrier.
+	var stack [32]fromEntry
+	entries := stack[:0]
+	if b.fromKeys > len(stack) {
+		entries = make([]fromEntry, 0, b.fromKeys)
 	}
-	// The keys of one source are sorted here; a small source is sorted on the stack, where moving
-	// EnvVars costs no write barrier.
-	var stack [32]EnvVar
-	scratch := stack[:0]
-	if b.fromMax > len(stack) {
-		scratch = make([]EnvVar, 0, b.fromMax)
-	}
+	var ends [4]int
+	srcEnds := ends[:0]
+	size := 0
 	for _, src := range b.sources {
-		scratch = scratch[:0]
 		if src.cm != nil {
+			first := len(entries)
 			for k, v := range src.cm.Data {
-				if src.prefix != "" {
-					k = prefixed(src.prefix, k)
+				entries = append(entries, fromEntry{key: k, value: v})
+			}
+			if src.prefix != "" {
+				for _, e := range entries[first:] {
+					size += len(src.prefix) + len(e.key)
 				}
-				scratch = append(scratch, EnvVar{Name: k, Value: v})
 			}
 		} else {
 			for k, v := range src.secret.Data {
+				entries = append(entries, fromEntry{key: k, raw: v})
+				size += len(v)
 				if src.prefix != "" {
-					k = prefixed(src.prefix, k)
+					size += len(src.prefix) + len(k)
 				}
-				start := text.Len()
-				text.Write(v)
-				scratch = append(scratch, EnvVar{Name: k, Value: text.String()[start:]})
 			}
 		}
-		slices.SortFunc(scratch, func(a, c EnvVar) int { return strings.Compare(a.Name, c.Name) })
-		for _, e := range scratch {
-			b.set(e.Name, e.Value)
+		srcEnds = append(srcEnds, len(entries))
+	}
+	var text strings.Builder
+	text.Grow(size)
+	start := 0
+	for i, src := range b.sources {
+		list := entries[start:srcEnds[i]]
+		start = srcEnds[i]
+		// Keys of one source share its prefix, so they sort as the prefixed names do.
+		sortFromEntries(list)
+		for j := range list {
+			e := &list[j]
+			name, value := e.key, e.value
+			if src.prefix != "" {
+				at := text.Len()
+				text.WriteString(src.prefix)
+				text.WriteString(name)
+				name = text.String()[at:]
+			}
+			if src.secret != nil {
+				at := text.Len()
+				text.Write(e.raw)
+				value = text.String()[at:]
+			}
+			b.set(name, value)
 		}
+	}
+}
+
+// fromEntry is one key of an envFrom source: a ConfigMap's value or a Secret's raw bytes.
+type fromEntry struct {
+	key, value string
+	raw        []byte
+}
+
+// sortFromEntries sorts one source's entries by key; keys are unique. Few keys are sorted by
+// insertion, comparing strings directly.
+func sortFromEntries(list []fromEntry) {
+	if len(list) > 16 {
+		slices.SortFunc(list, func(a, c fromEntry) int { return strings.Compare(a.key, c.key) })
+		return
+	}
+	for i := 1; i < len(list); i++ {
+		e := list[i]
+		j := i
+		for ; j > 0 && list[j-1].key > e.key; j-- {
+			list[j] = list[j-1]
+		}
+		list[j] = e
 	}
 }
 
