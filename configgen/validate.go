@@ -346,6 +346,9 @@ func (v *validator) sysctl(i int, s v1.Sysctl) {
 		v.fail(field()+".name", fmt.Sprintf("%q must have at most 253 characters and match the regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$", s.Name))
 		return
 	}
+	if !v.pod.Spec.HostNetwork && !v.pod.Spec.HostIPC {
+		return
+	}
 	name := strings.ReplaceAll(s.Name, "/", ".")
 	switch {
 	case v.pod.Spec.HostNetwork && strings.HasPrefix(name, "net."):
@@ -458,7 +461,9 @@ func (v *validator) container(c *v1.Container) {
 	v.path("terminationMessagePath", c.TerminationMessagePath)
 	v.text("terminationMessagePolicy", string(c.TerminationMessagePolicy))
 	for i, e := range c.Env {
-		if v.err == nil && (envNameProblem(e.Name) != "" || strings.IndexByte(e.Value, 0) >= 0) {
+		// A plain name that is not empty is one envNameProblem accepts, found in one pass.
+		plain := e.Name != "" && pathelem.Plain(e.Name, '=')
+		if v.err == nil && (!plain && envNameProblem(e.Name) != "" || strings.IndexByte(e.Value, 0) >= 0) {
 			f := fmt.Sprintf("env[%d]", i)
 			if why := envNameProblem(e.Name); why != "" {
 				v.fail(f+".name", why)

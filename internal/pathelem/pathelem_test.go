@@ -92,6 +92,16 @@ func validateReference(kind, name string) string {
 	return "invalid " + kind + " " + strconv.Quote(name) + ": " + why
 }
 
+// plainReference is Plain's rule written plainly.
+func plainReference(s string, sep byte) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == 0 || c == sep || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // FirstBad finds the first invalid UTF-8 byte (and, with noNUL, the first NUL) wherever it is:
 // in a short string, in a full eight-byte word, in the overlapping last word, or after
 // multi-byte characters.
@@ -134,17 +144,18 @@ func TestFirstBad(t *testing.T) {
 }
 
 // Every bad byte at every position of strings of every length up to 40 is found where the
-// plain rule finds it, and Validate's one-pass shortcut agrees with the plain rule.
+// plain rule finds it, and Validate's and Plain's one-pass shortcuts agree with the plain rules.
 func TestFirstBadEveryPosition(t *testing.T) {
 	for n := 0; n <= 40; n++ {
 		for pos := 0; pos < n; pos++ {
-			for _, bad := range []string{"\x00", "\xff", "\xc3", "/", "é", "\xe6\x97\xa5"} {
+			for _, bad := range []string{"\x00", "\xff", "\xc3", "/", "=", "\x01", "\x7f", "\x80", "é", "\xe6\x97\xa5"} {
 				b := []byte(strings.Repeat("a", n))
 				s := string(b[:pos]) + bad + string(b[pos+1:])
 				for _, noNUL := range []bool{false, true} {
 					require.Equal(t, firstBadReference(s, noNUL), FirstBad(s, noNUL), "%q noNUL=%v", s, noNUL)
 				}
 				require.Equal(t, validateReference("name", s), Validate("name", s), "%q", s)
+				require.Equal(t, plainReference(s, '='), Plain(s, '='), "Plain(%q, '=')", s)
 			}
 		}
 	}
@@ -163,6 +174,11 @@ func FuzzFirstBad(f *testing.F) {
 		for _, noNUL := range []bool{false, true} {
 			if got, want := FirstBad(s, noNUL), firstBadReference(s, noNUL); got != want {
 				t.Fatalf("FirstBad(%q, %v) = %d, want %d", s, noNUL, got, want)
+			}
+		}
+		for _, sep := range []byte{'/', '='} {
+			if got, want := Plain(s, sep), plainReference(s, sep); got != want {
+				t.Fatalf("Plain(%q, %q) = %v, want %v", s, sep, got, want)
 			}
 		}
 		if got, want := Validate("name", s), validateReference("name", s); got != want {
