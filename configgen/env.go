@@ -90,8 +90,10 @@ type envScratch struct {
 	builder envBuilder
 	fileBuf []byte
 	// mounts lends GenerateContainerConfig's mounts their space (mounts.AppendMounts); they are
-	// read only until MakeCRIMounts has copied them.
-	mounts []mounts.Mount
+	// read only until MakeCRIMounts has copied them. subPathEnv is the map subPathEnv fills for
+	// MakeMounts, which reads it only during the call.
+	mounts     []mounts.Mount
+	subPathEnv map[string]string
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod

@@ -45,14 +45,19 @@ func TestSubPathEnvExpandsAsTheWholeEnvironment(t *testing.T) {
 		{Name: "A", Value: "second"}, {Name: "A$(B", Value: "odd"}, {Name: "AB", Value: "ab"},
 		{Name: "", Value: "noname"}, {Name: "C)", Value: "c"},
 	}
+	// The scratch's map is reused by every expression in turn, as GenerateContainerConfig's calls
+	// reuse it: nothing of one may remain for the next.
+	scratch := &envScratch{}
 	for _, expr := range []string{
 		"$(A)", "$(A)/$(B)", "$(A)$(A)", "x$(AB)y", "$$(A)", "$$$(A)", "$(A$(B))", "$(A", "$(A)$(B",
 		"$()", "$(EMPTY)", "$(MISSING)", "$(C))", "$($(A))", "plain", "$", "$(", ")$(B)",
 	} {
 		t.Run(expr, func(t *testing.T) {
 			c := &v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPathExpr: "unrelated/$(B)"}, {Name: "w", SubPathExpr: expr}}}
-			small := subPathEnv(c, envs)
+			small := subPathEnv(c, envs, nil)
 			assert.LessOrEqual(t, len(small), len(envMap(envs)))
+			lent := subPathEnv(c, envs, scratch)
+			assert.Equal(t, small, lent, "the scratch's map holds what a fresh one does")
 			for _, m := range c.VolumeMounts {
 				wantOut, wantMissing, wantOK := expansion.ExpandStrictLimit(m.SubPathExpr, envMap(envs), 4096)
 				out, missing, ok := expansion.ExpandStrictLimit(m.SubPathExpr, small, 4096)
@@ -62,5 +67,6 @@ func TestSubPathEnvExpandsAsTheWholeEnvironment(t *testing.T) {
 			}
 		})
 	}
-	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs), "no subPathExpr, no map")
+	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs, nil), "no subPathExpr, no map")
+	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs, scratch), "no subPathExpr, no map")
 }

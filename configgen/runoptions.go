@@ -173,7 +173,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	hostsFile := &deferredWrites{}
 	mountsIn := mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
-		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
+		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs, scratch), SupportsRecursiveReadOnly: supportsRRO,
 		EnsureHostsFile: func() (string, error) {
 			return hosts.MakeHostsFile(hostsFile, hosts.HostsFileOptions{
 				PodDir: podDir, PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
@@ -211,8 +211,9 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 // envVarsToMap. Only subPathExpr reads it, so containers without one skip building it, and only
 // the names a $(NAME) reference can name are put in: whatever follows a "$(" up to the next ")".
 // That is every name the expansion looks up (and a few it may not, after a "$$("), so the map
-// stays as small as the references.
-func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
+// stays as small as the references. With scratch, the map is scratch's, emptied: MakeMounts reads
+// it only during the call.
+func subPathEnv(container *v1.Container, envs []EnvVar, scratch *envScratch) map[string]string {
 	var env map[string]string
 	for i := range container.VolumeMounts {
 		expr := container.VolumeMounts[i].SubPathExpr
@@ -220,7 +221,16 @@ func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
 			continue
 		}
 		if env == nil {
-			env = map[string]string{}
+			switch {
+			case scratch == nil:
+				env = map[string]string{}
+			case scratch.subPathEnv == nil:
+				env = map[string]string{}
+				scratch.subPathEnv = env
+			default:
+				env = scratch.subPathEnv
+				clear(env)
+			}
 		}
 		for {
 			start := strings.Index(expr, "$(")
