@@ -62,14 +62,23 @@ func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*
 		// memory.oom.group, memory.swap.max, and memory.min/low/high or memory.high=max.
 		unifiedSize = 5
 	}
-	lcr := c.linuxResources(cpuRequest.MilliValue(), cpuLimit.MilliValue(), memLimit.Value(), disableCPUQuota, unifiedSize)
+	// The resources and the usual two hugepage limits live in one allocation; each is still a
+	// message of its own.
+	blk := new(struct {
+		lcr       runtimeapi.LinuxContainerResources
+		hugepages [2]runtimeapi.HugepageLimit
+		pointers  [2]*runtimeapi.HugepageLimit
+	})
+	lcr := &blk.lcr
+	c.linuxResources(lcr, cpuRequest.MilliValue(), cpuLimit.MilliValue(), memLimit.Value(), disableCPUQuota, unifiedSize)
 	lcr.OomScoreAdj = oomScoreAdjust(pod, container, node.MemoryCapacity, podLevel, qos)
 
 	var podHugepages v1.ResourceList
 	if podLevel && pod.Spec.Resources != nil {
 		podHugepages = pod.Spec.Resources.Limits
 	}
-	lcr.HugepageLimits, warnings = hugepageLimits(node.HugePageSizes, podHugepages, container.Resources.Limits, container.Name, warnings)
+	lcr.HugepageLimits, warnings = hugepageLimits(node.HugePageSizes, podHugepages, container.Resources.Limits, container.Name, warnings,
+		blk.hugepages[:], blk.pointers[:])
 
 	warnings = c.configureSwap(lcr, pod, container, qos, unifiedSize, warnings)
 
@@ -103,9 +112,10 @@ func containerLimit(pod *v1.Pod, container *v1.Container, name v1.ResourceName, 
 }
 
 // linuxResources is kubelet's calculateLinuxResources with the quantities already reduced to
-// millicores and bytes: sharesMilli is the cpu request (or the limit standing in for it).
-func (c *Calculator) linuxResources(sharesMilli, cpuLimitMilli, memLimit int64, disableCPUQuota bool, unifiedSize int) *runtimeapi.LinuxContainerResources {
-	lcr := &runtimeapi.LinuxContainerResources{CpuShares: MilliCPUToShares(sharesMilli)}
+// millicores and bytes: sharesMilli is the cpu request (or the limit standing in for it). It
+// fills lcr, which the caller allocated.
+func (c *Calculator) linuxResources(lcr *runtimeapi.LinuxContainerResources, sharesMilli, cpuLimitMilli, memLimit int64, disableCPUQuota bool, unifiedSize int) {
+	lcr.CpuShares = MilliCPUToShares(sharesMilli)
 	if memLimit != 0 {
 		lcr.MemoryLimitInBytes = memLimit
 	}
@@ -120,7 +130,6 @@ func (c *Calculator) linuxResources(sharesMilli, cpuLimitMilli, memLimit int64, 
 	if c.oomGroup {
 		setUnified(lcr, memoryOOMGroup, "1", unifiedSize)
 	}
-	return lcr
 }
 
 func setUnified(lcr *runtimeapi.LinuxContainerResources, key, value string, size int) {

@@ -356,3 +356,25 @@ func TestContainerResourcesWarnsAboutDRAAllocations(t *testing.T) {
 		})
 	}
 }
+
+// The hugepage limits share the resources' allocation: appending to the list writes into no other
+// message, and two results share nothing.
+func TestContainerResourcesHugepageLimitsAreTheCallersOwn(t *testing.T) {
+	c := newCalc(t, nil)
+	pod := samplePod()
+	got, _, err := c.ContainerResources(pod, &pod.Spec.Containers[0])
+	require.NoError(t, err)
+	other, _, err := c.ContainerResources(pod, &pod.Spec.Containers[0])
+	require.NoError(t, err)
+	require.Len(t, got.HugepageLimits, 2)
+	got.HugepageLimits = append(got.HugepageLimits, &runtimeapi.HugepageLimit{PageSize: "64KB"})
+	got.HugepageLimits[0].Limit = 7
+	got.HugepageLimits[1].PageSize = "changed"
+	assert.Equal(t, []*runtimeapi.HugepageLimit{{PageSize: "2MB"}, {PageSize: "1GB"}}, other.HugepageLimits)
+	assert.Equal(t, "2MB", got.HugepageLimits[0].PageSize)
+
+	res, overhead, err := c.SandboxResources(pod)
+	require.NoError(t, err)
+	overhead.CpuShares = 99
+	assert.NotEqual(t, int64(99), res.CpuShares)
+}

@@ -27,13 +27,14 @@ func (c *Calculator) SandboxResources(pod *v1.Pod) (resources, overhead *runtime
 		shares = lim.cpu
 	}
 	disableCPUQuota := c.cfg.CPUs != nil && c.cfg.CPUs.PodHasExclusiveCPUs(pod)
-	resources = c.linuxResources(shares.MilliValue(), lim.cpu.MilliValue(), lim.mem.Value(), disableCPUQuota, 1)
-
-	overhead = &runtimeapi.LinuxContainerResources{}
+	// Both messages live in one allocation; each is still a message of its own.
+	blk := new([2]runtimeapi.LinuxContainerResources)
+	resources, overhead = &blk[0], &blk[1]
+	c.linuxResources(resources, shares.MilliValue(), lim.cpu.MilliValue(), lim.mem.Value(), disableCPUQuota, 1)
 	if pod.Spec.Overhead != nil {
 		cpu := pod.Spec.Overhead[v1.ResourceCPU]
 		mem := pod.Spec.Overhead[v1.ResourceMemory]
-		overhead = c.linuxResources(cpu.MilliValue(), cpu.MilliValue(), mem.Value(), false, 1)
+		c.linuxResources(overhead, cpu.MilliValue(), cpu.MilliValue(), mem.Value(), false, 1)
 	}
 	return resources, overhead, nil
 }
