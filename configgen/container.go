@@ -71,10 +71,18 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		return nil, err
 	}
 
+	// The config, its metadata, its image and its Linux part live in one allocation; each is
+	// still a message of its own.
+	block := new(struct {
+		cfg      runtimeapi.ContainerConfig
+		metadata runtimeapi.ContainerMetadata
+		image    runtimeapi.ImageSpec
+		linux    runtimeapi.LinuxContainerConfig
+	})
 	// The Linux config is computed before the log directory is made, so a spec error leaves no
 	// directory behind; kubelet makes the directory first.
-	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, req.NamespaceTarget)
-	if err != nil {
+	linux := &block.linux
+	if err := g.linuxContainerConfig(ctx, linux, pod, container, uid, username, req.NamespaceTarget); err != nil {
 		return nil, err
 	}
 	// What is made from here on is taken back if a later step fails.
@@ -103,13 +111,6 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	opts.Warnings = append(opts.Warnings, warnings(ReasonTerminationLogPermissions, container.Name, msgs)...)
 	security.ApplyUserNamespaceToMounts(criMounts, linux.GetSecurityContext().GetNamespaceOptions())
 
-	// The config, its metadata and its image live in one allocation; each is still a message of
-	// its own.
-	block := new(struct {
-		cfg      runtimeapi.ContainerConfig
-		metadata runtimeapi.ContainerMetadata
-		image    runtimeapi.ImageSpec
-	})
 	block.metadata.Name, block.metadata.Attempt = container.Name, uint32(restartCount)
 	block.image.Image, block.image.UserSpecifiedImage = req.ImageRef, container.Image
 	cfg := &block.cfg
@@ -156,21 +157,22 @@ func criEnvs(out []*runtimeapi.KeyValue, envs []EnvVar) {
 }
 
 // linuxContainerConfig is kubelet's generateLinuxContainerConfig: the security context (with the
-// image user fallback and the ephemeral container's target) and the resources.
-func (g *Generator) linuxContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, uid *int64, username, nsTarget string) (*runtimeapi.LinuxContainerConfig, error) {
+// image user fallback and the ephemeral container's target) and the resources, written into out.
+func (g *Generator) linuxContainerConfig(ctx context.Context, out *runtimeapi.LinuxContainerConfig, pod *v1.Pod, container *v1.Container, uid *int64, username, nsTarget string) error {
 	sc, err := g.security.ContainerSecurityContext(ctx, security.ContainerInput{
 		Pod: pod, Container: container, ImageUID: uid, ImageUsername: username,
 		ExtraSupplementalGroups: g.extraGroups(pod), NamespaceTarget: nsTarget,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	res, resWarnings, err := g.resources.ContainerResources(pod, container)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	g.warn(pod, container, resourceWarnings(container.Name, resWarnings))
-	return &runtimeapi.LinuxContainerConfig{Resources: res, SecurityContext: sc}, nil
+	out.Resources, out.SecurityContext = res, sc
+	return nil
 }
 
 func (g *Generator) extraGroups(pod *v1.Pod) []int64 {

@@ -35,8 +35,10 @@ func (d *deferredWrites) Chmod(path string, perm fs.FileMode) error {
 	return nil
 }
 
-// apply makes the recorded writes on files, in order, stopping at the first error.
+// apply makes the recorded writes on files, in order, stopping at the first error. The records
+// are dropped then, so that they do not keep the data alive with the options they were made for.
 func (d *deferredWrites) apply(files HostFiles) error {
+	defer func() { *d = deferredWrites{} }()
 	for _, op := range d.ops {
 		var err error
 		if op.write {

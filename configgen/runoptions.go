@@ -102,7 +102,12 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
-	opts := &RunContainerOptions{}
+	// The options and the recorded hosts-file writes live in one allocation.
+	block := new(struct {
+		opts      RunContainerOptions
+		hostsFile deferredWrites
+	})
+	opts := &block.opts
 	supportsRRO := g.supportsRecursiveReadOnly(pod, container, opts)
 
 	if g.opts.DeviceResources != nil {
@@ -170,7 +175,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		}
 	}
 
-	hostsFile := &deferredWrites{}
+	hostsFile := &block.hostsFile
 	mountsIn := mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
 		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs, scratch), SupportsRecursiveReadOnly: supportsRRO,

@@ -120,7 +120,10 @@ func appArmorProfileOf(pod *v1.Pod, container *v1.Container) *v1.AppArmorProfile
 	}
 	// Static pods may still carry only the annotation, so it ranks above the pod-level field.
 	if container != nil && len(pod.Annotations) > 0 {
-		if val, ok := pod.Annotations[v1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix+container.Name]; ok {
+		// The key is put together on the stack: a lookup by string(bytes) allocates nothing.
+		var stack [128]byte
+		key := append(append(stack[:0], v1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix...), container.Name...)
+		if val, ok := pod.Annotations[string(key)]; ok {
 			switch {
 			case val == v1.DeprecatedAppArmorBetaProfileRuntimeDefault:
 				return &v1.AppArmorProfile{Type: v1.AppArmorProfileTypeRuntimeDefault}
