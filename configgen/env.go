@@ -185,6 +185,20 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		return nil, b.warnings, budget, 0, err
 	}
 	b.reserve(b.fromKeys + len(in.Container.Env))
+	// An expanded value is usually no longer than its references, a Secret value or a resource
+	// amount short: b.text is sized for that, and grows for more.
+	for i := range in.Container.Env {
+		ev := &in.Container.Env[i]
+		switch {
+		case strings.IndexByte(ev.Value, '$') >= 0:
+			b.textSize += len(ev.Value)
+		case ev.Value != "" || ev.ValueFrom == nil:
+		case ev.ValueFrom.SecretKeyRef != nil:
+			b.textSize += 16
+		case ev.ValueFrom.ResourceFieldRef != nil:
+			b.textSize += 8
+		}
+	}
 	b.addEnvFrom()
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
@@ -244,12 +258,26 @@ type envBuilder struct {
 	nodeErr   error
 	nodeDone  bool
 	hostIPs   []string
+	hostIPBuf [2]string
 	podIP     string
 	podIPs    []string
 	podIPBuf  [2]string
 	podIPDone bool
 
+	// text holds the strings the call makes (prefixed envFrom names, Secret values, expanded
+	// values, resource amounts): one allocation for all of them. textSize is what the env
+	// entries are expected to need of it.
+	text     strings.Builder
+	textSize int
+
 	warnings []Warning
+}
+
+// keep returns p as a string held in b.text.
+func (b *envBuilder) keep(p []byte) string {
+	at := b.text.Len()
+	b.text.Write(p)
+	return b.text.String()[at:]
 }
 
 // reserve allocates the result for n definitions and the service variables, writes the service
@@ -408,7 +436,7 @@ func (b *envBuilder) result() []EnvVar {
 func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 	value := ev.Value
 	if value != "" {
-		expanded, err := b.budget.expand(value, b.lookup, "environment variable", ev.Name)
+		expanded, err := b.budget.expand(&b.text, value, b.lookup, "environment variable", ev.Name)
 		if err != nil {
 			return err
 		}

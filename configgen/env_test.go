@@ -3,6 +3,7 @@ package configgen_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -707,4 +708,29 @@ func TestMakeEnvironmentVariablesOddInputs(t *testing.T) {
 			),
 		},
 	})
+}
+
+// The strings a call makes (prefixed envFrom names, Secret values, resource amounts, expanded
+// values) share one buffer that grows as needed: values much longer than expected, before and
+// after short ones, all come out whole.
+func TestMakeEnvironmentVariablesMadeStrings(t *testing.T) {
+	long := strings.Repeat("s", 1000)
+	pod := testPod(
+		secretKey("LONG", "db", "long", false),
+		secretKey("SHORT", "db", "short", false),
+		resourceEnv("MEM", "", "limits.memory", "1"),
+		lit("TWICE", "$(LONG)$(LONG)"),
+		lit("MIX", "$(P_KEY)-$(SHORT)-$(MEM)"),
+		secretKey("LONG_AGAIN", "db", "long", false),
+	)
+	pod.Spec.Containers[0].EnvFrom = []v1.EnvFromSource{fromSecret("db", "P_", false)}
+	pod.Spec.Containers[0].Resources.Limits = v1.ResourceList{v1.ResourceMemory: resource.MustParse("123456789")}
+	in := envInput(pod)
+	in.Secrets = secrets(secret("ns", "db", map[string]string{"long": long, "short": "x", "key": "k"}))
+	got, _, err := configgen.MakeEnvironmentVariables(context.Background(), in)
+	require.NoError(t, err)
+	assert.Equal(t, vars(
+		"P_key", "k", "P_long", long, "P_short", "x",
+		"LONG", long, "SHORT", "x", "MEM", "123456789", "TWICE", long+long, "MIX", "$(P_KEY)-x-123456789", "LONG_AGAIN", long,
+	), got)
 }

@@ -149,10 +149,11 @@ func (b *envBuilder) fetchEnvFrom() error {
 // Keys are not validated: kubelet passes any key through since RelaxedEnvironmentVariableValidation.
 func (b *envBuilder) addEnvFrom() {
 	if len(b.sources) == 0 {
+		b.text.Grow(b.textSize)
 		return
 	}
 	// Every source's keys and values are gathered in one pass over its map, which also sizes the
-	// text: prefixed names and secret values are written into one buffer and sliced from it, so a
+	// text: prefixed names and secret values are written into b.text and sliced from it, so a
 	// source costs no allocation per key. A usual environment is gathered and sorted on the
 	// stack, where moving entries costs no write barrier.
 	var stack [32]fromEntry
@@ -185,8 +186,8 @@ func (b *envBuilder) addEnvFrom() {
 		}
 		srcEnds = append(srcEnds, len(entries))
 	}
-	var text strings.Builder
-	text.Grow(size)
+	text := &b.text
+	text.Grow(size + b.textSize)
 	start := 0
 	for i, src := range b.sources {
 		list := entries[start:srcEnds[i]]
@@ -278,7 +279,7 @@ func (b *envBuilder) secretKey(envName string, ref *v1.SecretKeySelector) (value
 		return "", false, b.fail(ReasonMandatorySecretKeyNotFound,
 			newEnvError(ErrKeyNotFound, fmt.Sprintf("couldn't find key %v in Secret %v/%v", ref.Key, b.in.Pod.Namespace, ref.Name), nil), nil)
 	}
-	return string(raw), true, nil
+	return b.keep(raw), true, nil
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

@@ -53,8 +53,9 @@ func (l ExpansionLimits) budget() expansionBudget {
 }
 
 // expand expands input against lookup within the budget and charges the result to it. what and
-// name say what is expanded, for the error.
-func (b *expansionBudget) expand(input string, lookup func(string) (string, bool), what, name string) (string, error) {
+// name say what is expanded, for the error. The expansion is written into text's free room, which
+// the expansions of one container share; an input without "$" is used as it is.
+func (b *expansionBudget) expand(text *strings.Builder, input string, lookup func(string) (string, bool), what, name string) (string, error) {
 	if strings.IndexByte(input, '$') < 0 {
 		return input, nil
 	}
@@ -62,7 +63,16 @@ func (b *expansionBudget) expand(input string, lookup func(string) (string, bool
 	if b.left >= 0 && (limit < 0 || b.left < limit) {
 		limit, perValue = b.left, false
 	}
-	out, ok := expansion.ExpandLookupLimit(input, lookup, limit)
+	// The expansion goes into text's free room; one that does not fit is made on its own, so that
+	// a large value costs what it did without the shared buffer.
+	shared := limit
+	if room := text.Cap() - text.Len(); limit < 0 || room < limit {
+		shared = room
+	}
+	out, ok := expansion.ExpandLookupLimitTo(text, input, lookup, shared)
+	if !ok && shared != limit {
+		out, ok = expansion.ExpandLookupLimit(input, lookup, limit)
+	}
 	if !ok {
 		bound := fmt.Sprintf("the limit of %d bytes for one value (ExpansionLimits.MaxValueBytes)", b.perValue)
 		if !perValue {
@@ -92,32 +102,48 @@ func expandContainerCommandAndArgs(container *v1.Container, envs []EnvVar, budge
 	if container == nil {
 		return nil, nil, nil
 	}
-	references := 0
-	for _, list := range [][]string{container.Command, container.Args} {
+	// The expanded entries share one buffer, sized for what usually fits, and both lists share
+	// one array.
+	references, size := 0, 0
+	for _, list := range [2][]string{container.Command, container.Args} {
 		for _, s := range list {
-			references += strings.Count(s, "$(")
+			if strings.IndexByte(s, '$') >= 0 {
+				references += strings.Count(s, "$(")
+				size += len(s) + 16
+			}
 		}
 	}
+	if len(container.Command)+len(container.Args) == 0 {
+		return nil, nil, nil
+	}
 	lookup := envLookup(envs, references)
-	expand := func(list []string, what string) ([]string, error) {
-		if len(list) == 0 {
-			return nil, nil
-		}
-		out := make([]string, len(list))
+	var text strings.Builder
+	if budget.perValue < 0 || size <= budget.perValue {
+		text.Grow(size)
+	}
+	all := make([]string, len(container.Command)+len(container.Args))
+	expand := func(out, list []string, what string) error {
 		for i, s := range list {
-			v, err := budget.expand(s, lookup, what, strconv.Itoa(i))
+			v, err := budget.expand(&text, s, lookup, what, strconv.Itoa(i))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			out[i] = v
 		}
-		return out, nil
+		return nil
 	}
-	if command, err = expand(container.Command, "command entry"); err != nil {
+	n := len(container.Command)
+	if err := expand(all[:n], container.Command, "command entry"); err != nil {
 		return nil, nil, err
 	}
-	if args, err = expand(container.Args, "args entry"); err != nil {
+	if err := expand(all[n:], container.Args, "args entry"); err != nil {
 		return nil, nil, err
+	}
+	if n > 0 {
+		command = all[:n:n]
+	}
+	if len(container.Args) > 0 {
+		args = all[n:]
 	}
 	return command, args, nil
 }

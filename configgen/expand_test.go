@@ -1,6 +1,7 @@
 package configgen_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +12,8 @@ import (
 )
 
 func TestExpandContainerCommandAndArgs(t *testing.T) {
-	envs := vars("POD_IP", "10.244.1.17", "PORT", "80", "PORT", "8080", "EMPTY", "")
+	long := strings.Repeat("l", 200)
+	envs := vars("POD_IP", "10.244.1.17", "PORT", "80", "PORT", "8080", "EMPTY", "", "LONG", long)
 	tests := []struct {
 		name                 string
 		command, args        []string
@@ -40,6 +42,13 @@ func TestExpandContainerCommandAndArgs(t *testing.T) {
 			wantCommand: []string{"a$\uFFFDb", "$\uFFFD\x828080"},
 		},
 		{
+			name:        "expansions much longer than their references, between short ones",
+			command:     []string{"$(PORT)", "$(LONG)$(LONG)", "-"},
+			wantCommand: []string{"8080", long + long, "-"},
+			args:        []string{"$(LONG)", "$(POD_IP)", "$(LONG)/$(PORT)"},
+			wantArg:     []string{long, "10.244.1.17", long + "/8080"},
+		},
+		{
 			name: "empty command and args give nil",
 		},
 		{
@@ -61,6 +70,12 @@ func TestExpandContainerCommandAndArgs(t *testing.T) {
 		require.NoError(t, err)
 		assert.Nil(t, command)
 		assert.Nil(t, args)
+	})
+	t.Run("appending to the command does not write into the args", func(t *testing.T) {
+		command, args, err := configgen.ExpandContainerCommandAndArgs(&v1.Container{Command: []string{"$(PORT)"}, Args: []string{"a", "b"}}, envs)
+		require.NoError(t, err)
+		_ = append(command, "x")
+		assert.Equal(t, []string{"a", "b"}, args)
 	})
 	t.Run("the container is not modified", func(t *testing.T) {
 		c := &v1.Container{Args: []string{"$(PORT)"}}

@@ -221,7 +221,7 @@ func (b *envBuilder) nodeHostIPs() ([]string, error) {
 	}
 	var first string
 	var firstV4 bool
-	ips := make([]string, 0, 2)
+	ips := b.hostIPBuf[:0]
 	for _, want := range []v1.NodeAddressType{v1.NodeInternalIP, v1.NodeExternalIP} {
 		for _, addr := range node.Status.Addresses {
 			if addr.Type != want {

@@ -60,7 +60,8 @@ func (b *envBuilder) resourceFieldRef(fs *v1.ResourceFieldSelector) (string, err
 	} else {
 		v = math.Ceil(float64(q.Value()) / float64(divisor.Value()))
 	}
-	return strconv.FormatInt(int64(v), 10), nil
+	var digits [24]byte
+	return b.keep(strconv.AppendInt(digits[:0], int64(v), 10)), nil
 }
 
 func unsupportedResource(name string) error {
