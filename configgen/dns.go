@@ -54,7 +54,7 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error)
 		return nil, nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
 	cfg := &runtimeapi.DNSConfig{}
-	warnings, err := parseNodeDNS(node).podDNS(pod, cfg)
+	warnings, err := parseNodeDNS(node).podDNS(pod, cfg, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,9 +99,10 @@ func parseNodeDNS(node NodeDNS) *nodeDNSFacts {
 	return f
 }
 
-// podDNS is PodDNS on parsed node facts, filling cfg, a zero DNSConfig the caller allocates (the
-// sandbox's shares its config's allocation).
-func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig) ([]Warning, error) {
+// podDNS is PodDNS on parsed node facts, filling cfg, a zero DNSConfig the caller allocates. room,
+// which may be nil, holds the cluster-first lists when they fit in it (the sandbox's config lends
+// room in its own allocation).
+func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig, room []string) ([]Warning, error) {
 	if f.resolvErr != nil {
 		return nil, f.resolvErr
 	}
@@ -127,7 +128,7 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig) ([]Warning
 			warn(ReasonInvalidDNSPolicy, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
 		if len(f.clusterDNS) > 0 {
-			f.clusterFirst(cfg, pod.Namespace)
+			f.clusterFirst(cfg, pod.Namespace, room)
 			break
 		}
 		warn(ReasonMissingClusterDNS, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
@@ -174,10 +175,16 @@ func hostDNS(cfg *runtimeapi.DNSConfig, node NodeDNS) {
 }
 
 // clusterFirst gives cfg the cluster's DNS: its servers, the cluster's search domains before the
-// host's, and ndots:5. The three lists share one allocation, each capped at its length.
-func (f *nodeDNSFacts) clusterFirst(cfg *runtimeapi.DNSConfig, namespace string) {
+// host's, and ndots:5. The three lists share room, or one allocation when they do not fit in it,
+// each capped at its length.
+func (f *nodeDNSFacts) clusterFirst(cfg *runtimeapi.DNSConfig, namespace string, room []string) {
 	n := len(f.clusterDNS)
-	lists := make([]string, n+1, n+1+3+len(f.searches))
+	var lists []string
+	if need := n + 1 + 3 + len(f.searches); need <= cap(room) {
+		lists = room[:n+1]
+	} else {
+		lists = make([]string, n+1, need)
+	}
 	copy(lists, f.clusterDNS)
 	lists[n] = "ndots:5"
 	cfg.Servers = lists[:n:n]

@@ -31,12 +31,13 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err := ValidatePod(pod); err != nil {
 		return nil, err
 	}
-	// The config, its metadata, DNS and Linux parts live in one allocation; each is still a
-	// message of its own.
+	// The config, its metadata, DNS and Linux parts live in one allocation, and so do the DNS
+	// lists when they are few; each is still a message of its own.
 	block := new(struct {
 		cfg      runtimeapi.PodSandboxConfig
 		metadata runtimeapi.PodSandboxMetadata
 		dns      runtimeapi.DNSConfig
+		dnsLists [8]string
 		linux    runtimeapi.LinuxPodSandboxConfig
 	})
 	md := &block.metadata
@@ -46,7 +47,7 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	cfg.Labels = PodLabels(pod)
 	cfg.Annotations = PodAnnotations(pod)
 
-	dnsWarnings, err := g.dns.podDNS(pod, &block.dns)
+	dnsWarnings, err := g.dns.podDNS(pod, &block.dns, block.dnsLists[:])
 	if err != nil {
 		return nil, err
 	}
