@@ -20,7 +20,8 @@ import (
 
 // TestMemoryMatchesOS runs the same random sequences of operations against the OS, in a temporary
 // directory, and against a Memory holding the same directory path, and requires the same results
-// and the same error texts from both. The umask is cleared for the duration so that modes compare
+// and the same error texts from both. Removals between lookups of the same paths hold Memory's
+// lookup cache to the tree as it is now. The umask is cleared for the duration so that modes compare
 // (Memory applies none), which is why this test must not run in parallel.
 func TestMemoryMatchesOS(t *testing.T) {
 	if os.Geteuid() != 0 {
@@ -82,7 +83,7 @@ func randomOp(rng *rand.Rand, root string) randOp {
 	p := randomPath(rng, root)
 	perm := []fs.FileMode{0o700, 0o755, 0o600, 0o640, 0o4755}[rng.IntN(5)]
 	data := strings.Repeat("x", rng.IntN(5))
-	switch rng.IntN(11) {
+	switch rng.IntN(12) {
 	case 0:
 		return randOp{"MkdirAll " + p, func(f backend) string { return result("", f.MkdirAll(p, perm)) }}
 	case 1:
@@ -104,6 +105,8 @@ func randomOp(rng *rand.Rand, root string) randOp {
 	case 9:
 		target := strings.Replace(targets[rng.IntN(len(targets))], "ROOT", root, 1)
 		return randOp{"Symlink " + target + " " + p, func(f backend) string { return result("", f.Symlink(target, p)) }}
+	case 10:
+		return randOp{"Remove " + p, func(f backend) string { return result("", f.Remove(p)) }}
 	default:
 		return randOp{"Open " + p, func(f backend) string {
 			file, err := f.Open(p)

@@ -302,14 +302,23 @@ func (m *Memory) ReadDir(p string) ([]fs.DirEntry, error) {
 func (m *Memory) Remove(p string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res, err := m.walk(p, noFollow)
+	// As unlink(2) and rmdir(2), the final component is never followed, even before a "/".
+	res, err := m.walk(p, create)
 	if err == nil && res.n == nil {
 		err = syscall.ENOENT
 	}
 	if err != nil {
 		return pathErr("remove", p, err)
 	}
-	switch {
+	switch base := baseName(p); {
+	case base == ".":
+		// rmdir(2) refuses a final "." before looking at the directory, and a final ".." as not
+		// empty; os.Remove reports rmdir's error.
+		return pathErr("remove", p, syscall.EINVAL)
+	case base == "..":
+		return pathErr("remove", p, syscall.ENOTEMPTY)
+	case res.trailing && res.n.kind != kindDir:
+		return pathErr("remove", p, syscall.ENOTDIR)
 	case res.name == "" || res.n == m.root:
 		return pathErr("remove", p, syscall.EBUSY)
 	case res.n.kind == kindDir && len(res.n.children) > 0:

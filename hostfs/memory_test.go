@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,4 +146,84 @@ func TestMemoryConcurrentUse(t *testing.T) {
 	entries, err := m.ReadDir("/pods")
 	require.NoError(t, err)
 	assert.Len(t, entries, 8)
+}
+
+// A path looked up before is found again as the tree is now: removing and recreating anything on
+// its way, or making it a symlink, shows in the next lookup; a lookup that follows a final symlink
+// never answers one that must not.
+func TestMemoryLookupsSeeTheTreeAsItIsNow(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.MkdirAll("/d1/sub", 0o755))
+	require.NoError(t, m.MkdirAll("/d2/sub", 0o700))
+	require.NoError(t, m.WriteFile("/d1/f", []byte("one"), 0o644))
+	require.NoError(t, m.WriteFile("/d2/f", []byte("two"), 0o644))
+	require.NoError(t, m.Symlink("/d1", "/l"))
+
+	read := func(p string) string {
+		b, err := m.ReadFile(p)
+		require.NoError(t, err, p)
+		return string(b)
+	}
+	mode := func(p string, lstat bool) fs.FileMode {
+		fi, err := m.Stat(p)
+		if lstat {
+			fi, err = m.Lstat(p)
+		}
+		require.NoError(t, err, p)
+		return fi.Mode()
+	}
+
+	assert.Equal(t, "one", read("/l/f"))
+	assert.Equal(t, fs.ModeDir|0o755, mode("/l", false))
+	assert.Equal(t, fs.ModeSymlink|0o777, mode("/l", true), "a stat through the final link does not answer lstat")
+	assert.Equal(t, fs.ModeDir|0o755, mode("/l/sub", true))
+
+	require.NoError(t, m.Remove("/l"))
+	require.NoError(t, m.Symlink("/d2", "/l"))
+	assert.Equal(t, "two", read("/l/f"), "a symlink on the way replaced")
+	assert.Equal(t, fs.ModeDir|0o700, mode("/l/sub", true))
+
+	require.NoError(t, m.Remove("/d2/sub"))
+	_, err := m.Lstat("/l/sub")
+	require.ErrorIs(t, err, fs.ErrNotExist, "a removed directory")
+	require.NoError(t, m.Symlink("/d1/sub", "/d2/sub"))
+	assert.Equal(t, fs.ModeSymlink|0o777, mode("/l/sub", true), "a directory replaced by a symlink")
+	require.NoError(t, m.MkdirAll("/l/sub", 0o700), "MkdirAll follows the new symlink to a directory")
+	require.NoError(t, m.Remove("/d2/sub"))
+	require.NoError(t, m.WriteFile("/d2/sub", []byte("file"), 0o600))
+	require.ErrorIs(t, m.MkdirAll("/l/sub", 0o700), syscall.ENOTDIR, "a directory replaced by a file")
+	require.ErrorIs(t, m.WriteFile("/l/sub/", nil, 0o600), syscall.EISDIR, "an open for writing with a trailing slash")
+
+	require.NoError(t, m.MkdirAll("/e", 0o755))
+	require.NoError(t, m.Chmod("/e/", 0o711))
+	require.ErrorIs(t, m.WriteFile("/e", nil, 0o600), syscall.EISDIR)
+	require.ErrorIs(t, m.WriteFile("/e/", nil, 0o600), syscall.EISDIR)
+	assert.Equal(t, fs.ModeDir|0o711, mode("/e", true))
+	_, err = m.Lstat("")
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	require.ErrorIs(t, m.WriteFile("", nil, 0o600), fs.ErrNotExist)
+}
+
+// Remove follows os.Remove on Linux for paths that end in ".", ".." or a symlink and a "/".
+func TestMemoryRemoveLikeLinux(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.MkdirAll("/d/empty", 0o755))
+	require.NoError(t, m.Symlink("/d/empty", "/link"))
+	for _, tc := range []struct {
+		path string
+		want syscall.Errno
+	}{
+		{"/d/empty/.", syscall.EINVAL},
+		{"/d/empty/..", syscall.ENOTEMPTY},
+		{"/", syscall.EBUSY},
+		{"/link/", syscall.ENOTDIR},
+	} {
+		err := m.Remove(tc.path)
+		require.ErrorIs(t, err, tc.want, tc.path)
+		assert.Equal(t, "remove "+tc.path+": "+tc.want.Error(), err.Error())
+	}
+	_, err := m.Lstat("/d/empty")
+	require.NoError(t, err, "the link's target stays")
+	require.NoError(t, m.Remove("/link"))
+	require.NoError(t, m.Remove("/d/empty/"))
 }
