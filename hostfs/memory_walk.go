@@ -42,6 +42,9 @@ type walkResult struct {
 	name     string
 	n        *node
 	trailing bool
+	// linkedLast is set when the final component was a symlink that was followed: n is then not
+	// what a lookup that leaves a final symlink alone finds.
+	linkedLast bool
 }
 
 // walkMode says what a lookup does with the final component.
@@ -84,6 +87,7 @@ func (m *Memory) walkIn(root *node, path string, mode walkMode) (walkResult, err
 	// whole path, and a symlink's body is put in front of it.
 	rest := path
 	links := 0
+	linkedLast := false
 	for {
 		c, after := nextComponent(rest)
 		if c == "" {
@@ -104,7 +108,7 @@ func (m *Memory) walkIn(root *node, path string, mode walkMode) (walkResult, err
 			next = cur.children[c]
 		}
 		if last && trailing && mode == openCreate {
-			return walkResult{dir: cur, name: c, n: next, trailing: true}, nil
+			return walkResult{dir: cur, name: c, n: next, trailing: true, linkedLast: linkedLast}, nil
 		}
 		if next == nil {
 			if last {
@@ -129,6 +133,7 @@ func (m *Memory) walkIn(root *node, path string, mode walkMode) (walkResult, err
 			}
 			if last {
 				rest = next.target
+				linkedLast = true
 			} else {
 				rest = next.target + "/" + rest
 			}
@@ -139,16 +144,16 @@ func (m *Memory) walkIn(root *node, path string, mode walkMode) (walkResult, err
 				return walkResult{}, syscall.ENOTDIR
 			}
 			if c == "." || c == ".." {
-				return walkResult{dir: next, n: next, trailing: trailing}, nil
+				return walkResult{dir: next, n: next, trailing: trailing, linkedLast: linkedLast}, nil
 			}
-			return walkResult{dir: cur, name: c, n: next, trailing: trailing}, nil
+			return walkResult{dir: cur, name: c, n: next, trailing: trailing, linkedLast: linkedLast}, nil
 		}
 		if next.kind != kindDir {
 			return walkResult{}, syscall.ENOTDIR
 		}
 		cur = next
 	}
-	return walkResult{dir: cur, n: cur, trailing: trailing}, nil
+	return walkResult{dir: cur, n: cur, trailing: trailing, linkedLast: linkedLast}, nil
 }
 
 // nextComponent returns the first non-empty element of the slash-separated path p ("" when there
