@@ -118,3 +118,37 @@ type nopFiles struct{}
 
 func (nopFiles) Create(string) error             { return nil }
 func (nopFiles) Chmod(string, fs.FileMode) error { return nil }
+
+// BenchmarkMakeMountsBenchpod resolves internal/benchpod's container's mounts (six subPaths, one a
+// subPathExpr, and the hosts mount) on the in-memory backends, with their binds in place, as
+// configgen's BenchmarkGenerateContainerConfig sees them.
+func BenchmarkMakeMountsBenchpod(b *testing.B) {
+	facts := benchpod.NodeFacts()
+	pod := benchpod.Pod()
+	hu := mountstest.NewHostUtils()
+	volumes := benchpod.Volumes(facts.RootDir)
+	for _, v := range volumes {
+		hu.AddPath(v.HostPath, fs.ModeDir|0o755)
+	}
+	for path := range benchpod.Files(facts.RootDir) {
+		hu.AddPath(path, 0o644)
+	}
+	podDir := facts.RootDir + "/pods/" + benchpod.UID
+	in := mounts.Input{
+		Pod: pod, Container: benchpod.Container(pod), PodDir: podDir, PodIPs: facts.PodIPs, Volumes: volumes,
+		HostUtils: hu, Subpather: mountstest.NewSubpather(hu), Env: map[string]string{"POD_NAME": benchpod.Name},
+		EnsureHostsFile: func() (string, error) { return podDir + "/etc-hosts", nil },
+	}
+	var buf []mounts.Mount
+	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
+	for b.Loop() {
+		ms, _, _, err := mounts.AppendMounts(buf[:0], in)
+		if err != nil || len(ms) != 7 {
+			b.Fatalf("AppendMounts: %d mounts, %v", len(ms), err)
+		}
+		buf = ms
+		hu.ResetCalls()
+		in.Subpather.(*mountstest.Subpather).ResetCalls()
+	}
+}

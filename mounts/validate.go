@@ -88,6 +88,11 @@ func isCleanPath(p string) bool {
 	if p == "" || p[len(p)-1] == '/' {
 		return false
 	}
+	// With no "//" or "/." and no leading '.', no element can be empty, "." or "..": one
+	// word-at-a-time scan settles the usual path; one with a dot file is walked element by element.
+	if p[0] != '.' && !pathelem.SlashDotOrSlash(p) {
+		return true
+	}
 	rest := p
 	if rest[0] == '/' {
 		rest = rest[1:]

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/podconfig/podconfig/internal/pathelem"
 	"github.com/podconfig/podconfig/mounts"
 )
 
@@ -184,15 +185,10 @@ func appendBindTarget(dst []byte, sp mounts.Subpath) []byte {
 }
 
 // clean is filepath.Clean without its cost for paths that are plainly clean already: not empty,
-// not starting with '.', no "//" or "/." and no trailing slash, all seen in one pass.
+// not starting with '.', no "//" or "/." and no trailing slash.
 func clean(p string) string {
-	if p == "" || p[0] == '.' || (len(p) > 1 && p[len(p)-1] == '/') {
+	if p == "" || p[0] == '.' || (len(p) > 1 && p[len(p)-1] == '/') || pathelem.SlashDotOrSlash(p) {
 		return filepath.Clean(p)
-	}
-	for i := 0; i+1 < len(p); i++ {
-		if p[i] == '/' && (p[i+1] == '/' || p[i+1] == '.') {
-			return filepath.Clean(p)
-		}
 	}
 	return p
 }
