@@ -80,3 +80,24 @@ func ExampleMakeHostsFile() {
 	// 127.0.0.1	localhost
 	// 10.0.0.2	node-a
 }
+
+// ExampleHostsFileContent renders the hosts file of a host-network pod: the node's own file with
+// the pod's hostAliases after it.
+func ExampleHostsFileContent() {
+	content, err := hosts.HostsFileContent(hosts.HostsFileOptions{
+		HostNetwork: true,
+		NodeHosts:   func() ([]byte, error) { return []byte("127.0.0.1\tlocalhost\n10.0.0.1\tnode-a\n"), nil },
+		HostAliases: []v1.HostAlias{{IP: "10.1.0.9", Hostnames: []string{"db"}}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(content))
+	// Output:
+	// # Kubernetes-managed hosts file (host network).
+	// 127.0.0.1	localhost
+	// 10.0.0.1	node-a
+	//
+	// # Entries added by HostAliases.
+	// 10.1.0.9	db
+}

@@ -103,21 +103,7 @@ func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 	if !filepath.IsAbs(opts.PodDir) || pathelem.HasDotDot(opts.PodDir) {
 		return "", &kindError{Kind: ErrInvalidPodDir, Msg: fmt.Sprintf("pod directory %q must be an absolute path without '..'", opts.PodDir)}
 	}
-	var content []byte
-	var err error
-	if opts.HostNetwork {
-		read := opts.NodeHosts
-		if read == nil {
-			read = ReadNodeHostsFile
-		}
-		var nodeHosts []byte
-		if nodeHosts, err = read(); err != nil {
-			return "", err
-		}
-		content, err = NodeHostsFileContent(nodeHosts, opts.HostAliases)
-	} else {
-		content, err = ManagedHostsFileContent(opts.PodIPs, opts.HostName, opts.HostDomainName, opts.HostAliases)
-	}
+	content, err := HostsFileContent(opts)
 	if err != nil {
 		return "", err
 	}
@@ -126,4 +112,23 @@ func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// HostsFileContent returns the pod's hosts file as MakeHostsFile writes it: NodeHostsFileContent
+// of the node's hosts file for a host-network pod, ManagedHostsFileContent otherwise. PodDir is
+// not read: a caller that has the file's path already (EtcHostsPath) writes the content there
+// with EnsureHostsFile.
+func HostsFileContent(opts HostsFileOptions) ([]byte, error) {
+	if !opts.HostNetwork {
+		return ManagedHostsFileContent(opts.PodIPs, opts.HostName, opts.HostDomainName, opts.HostAliases)
+	}
+	read := opts.NodeHosts
+	if read == nil {
+		read = ReadNodeHostsFile
+	}
+	nodeHosts, err := read()
+	if err != nil {
+		return nil, err
+	}
+	return NodeHostsFileContent(nodeHosts, opts.HostAliases)
 }

@@ -142,6 +142,20 @@ func TestMakeHostsFile(t *testing.T) {
 			m := hostfs.NewMemory()
 			require.NoError(t, m.MkdirAll(podDir, 0o750))
 			require.NoError(t, m.MkdirAll("/etc", 0o755))
+			// HostsFileContent is the content MakeHostsFile writes, or its error; it does not
+			// look at the pod directory.
+			content, err := hosts.HostsFileContent(tt.opts)
+			switch {
+			case tt.wantKind == hosts.ErrInvalidPodDir:
+				require.NoError(t, err)
+			case tt.wantErr != "":
+				require.EqualError(t, err, tt.wantErr)
+				require.ErrorIs(t, err, tt.wantKind)
+				assert.Nil(t, content)
+			default:
+				require.NoError(t, err)
+				assert.Equal(t, tt.want, string(content))
+			}
 			path, err := hosts.MakeHostsFile(m, tt.opts)
 			if tt.wantErr != "" {
 				require.EqualError(t, err, tt.wantErr)
