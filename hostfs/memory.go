@@ -149,7 +149,10 @@ func (m *Memory) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	f.changed()
+	if len(data) != len(f.data) {
+		// A FileInfo shows the size, and nothing else a rewrite changes.
+		f.changed()
+	}
 	if cap(f.data) >= len(data) {
 		// No reader holds f.data (reads copy under the lock), so a rewrite reuses its space.
 		f.data = append(f.data[:0], data...)
@@ -168,7 +171,9 @@ func (m *Memory) Create(p string) error {
 	if err != nil {
 		return err
 	}
-	f.changed()
+	if len(f.data) != 0 {
+		f.changed()
+	}
 	f.data = nil
 	return nil
 }
@@ -184,8 +189,10 @@ func (m *Memory) Chmod(p string, perm fs.FileMode) error {
 	if err != nil {
 		return pathErr("chmod", p, err)
 	}
-	res.n.changed()
-	res.n.perm = uint32(perm & (fs.ModePerm | specialBits))
+	if bits := uint32(perm & (fs.ModePerm | specialBits)); bits != res.n.perm {
+		res.n.changed()
+		res.n.perm = bits
+	}
 	return nil
 }
 

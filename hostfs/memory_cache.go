@@ -5,23 +5,27 @@ import (
 	"sync/atomic"
 )
 
-// lookupCacheSlots is how many resolved paths a Memory remembers. Colliding paths replace each
-// other, so the cache never grows.
-const lookupCacheSlots = 256
+// The lookup cache has lookupSets sets of lookupWays entries: a path can be kept in any entry of
+// the set its hash picks, so a few paths that hash alike do not push each other out.
+const (
+	lookupSets = 64
+	lookupWays = 4
+)
 
 // lookupCache remembers the file a path resolved to, so a path that is looked up again (a pod's
-// directories, on every call for the pod) costs one hash instead of a lookup per component.
+// directories, on every call for the pod) costs one hash instead of a lookup per component. It
+// never grows: a full set replaces an entry.
 //
 // Only paths that resolved to an existing file that is not a symlink, without following a final
 // symlink, are kept: for those, every lookup mode that only needs the file (lstat, stat, open,
 // chmod, mkdir -p, and an open for writing without a trailing "/") finds the same file. Creating
 // a file, directory or symlink cannot change where an existing path leads (it only fills a name
 // that was missing), nor can a write or a chmod; only Remove can, and it makes every entry stale
-// by moving Memory.gen on. Readers fill slots holding only the read lock, so a slot is swapped
-// atomically; an entry is never modified.
+// by moving Memory.gen on. Readers fill entries holding only the read lock, so an entry is
+// swapped atomically; a cachedLookup is never modified.
 type lookupCache struct {
-	seed  maphash.Seed
-	slots [lookupCacheSlots]atomic.Pointer[cachedLookup]
+	seed    maphash.Seed
+	entries [lookupSets * lookupWays]atomic.Pointer[cachedLookup]
 }
 
 type cachedLookup struct {
@@ -30,8 +34,11 @@ type cachedLookup struct {
 	gen  uint64
 }
 
-func (c *lookupCache) slot(p string) *atomic.Pointer[cachedLookup] {
-	return &c.slots[maphash.String(c.seed, p)%lookupCacheSlots]
+// set returns the entries path may be kept in, and the path's hash.
+func (c *lookupCache) set(p string) ([]atomic.Pointer[cachedLookup], uint64) {
+	h := maphash.String(c.seed, p)
+	i := int(h%lookupSets) * lookupWays
+	return c.entries[i : i+lookupWays], h
 }
 
 // resolve is walk for callers that need only the file a path leads to (res.n, and res.trailing
@@ -41,13 +48,23 @@ func (m *Memory) resolve(p string, mode walkMode) (walkResult, error) {
 		return m.walk(p, mode)
 	}
 	root := m.rootLocked()
-	slot := m.cache.slot(p)
-	if e := slot.Load(); e != nil && e.gen == m.gen && e.path == p {
-		return walkResult{n: e.n}, nil
+	set, h := m.cache.set(p)
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.gen == m.gen && e.path == p {
+			return walkResult{n: e.n}, nil
+		}
 	}
 	res, err := m.walkIn(root, p, mode)
 	if err == nil && res.n != nil && res.n.kind != kindSymlink && !res.linkedLast {
-		slot.Store(&cachedLookup{path: p, n: res.n, gen: m.gen})
+		// An empty or stale entry if there is one, else one the hash picks.
+		victim := &set[(h>>32)%lookupWays]
+		for i := range set {
+			if e := set[i].Load(); e == nil || e.gen != m.gen {
+				victim = &set[i]
+				break
+			}
+		}
+		victim.Store(&cachedLookup{path: p, n: res.n, gen: m.gen})
 	}
 	return res, err
 }

@@ -227,3 +227,30 @@ func TestMemoryRemoveLikeLinux(t *testing.T) {
 	require.NoError(t, m.Remove("/link"))
 	require.NoError(t, m.Remove("/d/empty/"))
 }
+
+// More paths than the lookup cache holds are each found as they are, however they displace each
+// other.
+func TestMemoryManyPaths(t *testing.T) {
+	m := hostfs.NewMemory()
+	for i := range 700 {
+		require.NoError(t, m.WriteFile(fmt.Sprintf("/f%d", i), make([]byte, i), 0o644))
+	}
+	for range 2 {
+		for i := range 700 {
+			fi, err := m.Lstat(fmt.Sprintf("/f%d", i))
+			require.NoError(t, err)
+			require.Equal(t, int64(i), fi.Size())
+			require.Equal(t, fmt.Sprintf("f%d", i), fi.Name())
+		}
+	}
+	require.NoError(t, m.Chmod("/f1", 0o644), "a chmod that changes nothing")
+	require.NoError(t, m.WriteFile("/f1", []byte("y"), 0o600), "a rewrite of the same size")
+	fi, err := m.Stat("/f1")
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o644), fi.Mode())
+	assert.Equal(t, int64(1), fi.Size())
+	require.NoError(t, m.Chmod("/f1", 0o600))
+	fi, err = m.Stat("/f1")
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o600), fi.Mode())
+}
