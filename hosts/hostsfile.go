@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
 )
@@ -99,7 +98,7 @@ func ValidateHostAliases(hostAliases []v1.HostAlias) error {
 			return invalidEntry(p, alias.IP, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
 		}
 		for j, name := range alias.Hostnames {
-			if msgs := validation.IsDNS1123Subdomain(name); len(msgs) != 0 {
+			if msgs := dns1123SubdomainErrors(name); len(msgs) != 0 {
 				p := field.NewPath("spec", "hostAliases").Index(i).Child("hostnames").Index(j)
 				return invalidEntry(p, name, strings.Join(msgs, ";"))
 			}
