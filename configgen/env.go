@@ -76,7 +76,7 @@ type EnvInput struct {
 type podShared struct {
 	done     bool
 	svc      []EnvVar // sorted by name, unique; a copy no result aliases
-	svcFirst [4]uint64
+	svcNames nameHeads
 	// The scratch space one container's call leaves to the next: the pod's helper converts
 	// each result before it builds the next one.
 	envScratch
@@ -173,12 +173,12 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		b = &envBuilder{ctx: ctx, in: in, budget: budget}
 	}
 	if shared := in.pod; shared != nil && shared.done {
-		b.svcCount, b.svcFirst = len(shared.svc), shared.svcFirst
+		b.svcCount, b.svcNames = len(shared.svc), shared.svcNames
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, budget, 0, err
 	} else if in.serviceCache != nil && len(b.services) > 0 {
 		if e := in.serviceCache.lookup(b.services); e != nil {
-			b.cachedSvc, b.svcCount, b.svcFirst, b.svcChecked = e.vars, len(e.vars), e.first, e.checked
+			b.cachedSvc, b.svcCount, b.svcNames, b.svcChecked = e.vars, len(e.vars), e.names, e.checked
 		}
 	}
 	if err := b.fetchEnvFrom(); err != nil {
@@ -241,7 +241,7 @@ type envBuilder struct {
 	svcText  int           // bytes their variables need at most
 	svcCount int           // number of their variables
 	svc      []EnvVar      // their variables, sorted by name, unique
-	svcFirst [4]uint64     // the first bytes of their names, as a bit set
+	svcNames nameHeads     // the heads of their names
 	// cachedSvc are the variables of services from the Generator's cache, nil when they must
 	// be written.
 	cachedSvc []EnvVar
@@ -303,11 +303,11 @@ func (b *envBuilder) reserve(n int) {
 		// result may move these variables within all, so the pod and the cache keep copies.
 		if shared != nil {
 			shared.svc = append([]EnvVar(nil), b.svc...)
-			shared.svcFirst, shared.done = b.svcFirst, true
+			shared.svcNames, shared.done = b.svcNames, true
 		}
 		if b.in.serviceCache != nil && len(b.services) > 0 {
 			b.svcChecked = envsPassCheck(b.svc)
-			b.in.serviceCache.store(b.services, b.svc, b.svcFirst, b.svcChecked)
+			b.in.serviceCache.store(b.services, b.svc, b.svcNames, b.svcChecked)
 		}
 	}
 	size := 8
@@ -373,10 +373,38 @@ func (b *envBuilder) lookup(name string) (string, bool) {
 	if idx := b.table[b.slot(name)]; idx != 0 {
 		return b.vars[idx-1].Value, true
 	}
+	if !b.svcNames.mayHold(name) {
+		return "", false
+	}
 	if i, ok := slices.BinarySearchFunc(b.svc, name, compareEnvName); ok {
 		return b.svc[i].Value, true
 	}
 	return "", false
+}
+
+// nameHeads is a set of names' heads (their first three bytes, or the whole of a shorter name)
+// as 256 bits: a name whose head is not in the set is none of the names, so most names are
+// found not to be service variables without a search.
+type nameHeads [4]uint64
+
+func headBit(name string) byte {
+	head := name[:min(len(name), 3)]
+	h := uint32(len(head))
+	for i := 0; i < len(head); i++ {
+		h = h*31 + uint32(head[i])
+	}
+	return byte(h ^ h>>8)
+}
+
+func (s *nameHeads) add(name string) {
+	bit := headBit(name)
+	s[bit/64] |= 1 << (bit % 64)
+}
+
+// mayHold reports whether name may be one of the set's names.
+func (s *nameHeads) mayHold(name string) bool {
+	bit := headBit(name)
+	return s[bit/64]&(1<<(bit%64)) != 0
 }
 
 // envsPassCheck reports whether checkEnv accepts every variable of envs.
@@ -399,11 +427,11 @@ func (b *envBuilder) result() []EnvVar {
 		return b.vars
 	}
 	// Few defined variables shadow a service variable: look each defined name up among the
-	// service variables, skipping names whose first byte starts no service variable.
+	// service variables, skipping names whose head starts no service variable.
 	var shadowBuf [256]bool
 	var shadowed []bool
 	for _, e := range b.vars {
-		if e.Name == "" || b.svcFirst[e.Name[0]/64]&(1<<(e.Name[0]%64)) == 0 {
+		if !b.svcNames.mayHold(e.Name) {
 			continue
 		}
 		if i, ok := slices.BinarySearchFunc(b.svc, e.Name, compareEnvName); ok {

@@ -18,7 +18,7 @@ func TestEnvBuilderMoreDefinitionsThanReserved(t *testing.T) {
 	b.reserve(1)
 	b.all[1] = EnvVar{Name: "SVC", Value: "s"}
 	b.svc = b.all[1:2]
-	b.svcFirst['S'/64] |= 1 << ('S' % 64)
+	b.svcNames.add("SVC")
 	var want []EnvVar
 	for i := range 40 {
 		name := fmt.Sprintf("V%02d", i)
@@ -69,4 +69,25 @@ func TestSubPathEnvExpandsAsTheWholeEnvironment(t *testing.T) {
 	}
 	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs, nil), "no subPathExpr, no map")
 	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs, scratch), "no subPathExpr, no map")
+}
+
+// nameHeads never says a name it holds is missing; names of another head are mostly told apart.
+func TestNameHeads(t *testing.T) {
+	var set nameHeads
+	held := []string{"", "A", "AB", "KUBERNETES_PORT", "POSTGRES_SERVICE_HOST", "\xff\x00x", "é"}
+	for _, n := range held {
+		set.add(n)
+	}
+	for _, n := range held {
+		assert.True(t, set.mayHold(n), "%q", n)
+	}
+	assert.True(t, set.mayHold("KUBxyz"), "the head is the first three bytes")
+	assert.True(t, set.mayHold("POSTGRES"), "the head is the first three bytes")
+	missed := 0
+	for _, n := range []string{"POD_NAME", "B", "ABC", "LOG_LEVEL", "STRIPE_KEY", "DB_URL", "MODE", "NODE_NAME"} {
+		if !set.mayHold(n) {
+			missed++
+		}
+	}
+	assert.GreaterOrEqual(t, missed, 6, "most other heads are not in the set")
 }

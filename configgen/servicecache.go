@@ -16,13 +16,13 @@ type serviceEnvCache struct {
 	last atomic.Pointer[serviceEnv]
 }
 
-// serviceEnv is one cache entry: the variables of services (sorted by name, unique), the first
-// bytes of their names as envBuilder.svcFirst, whether every variable passes checkEnv (so the
+// serviceEnv is one cache entry: the variables of services (sorted by name, unique), the heads
+// of their names, whether every variable passes checkEnv (so the
 // calls that copy them need not check them again), and the fields of each Service they depend on.
 type serviceEnv struct {
 	services []serviceKey
 	vars     []EnvVar
-	first    [4]uint64
+	names    nameHeads
 	checked  bool
 }
 
@@ -62,8 +62,8 @@ func (c *serviceEnvCache) lookup(services []*v1.Service) *serviceEnv {
 
 // store keeps a copy of vars as the variables of services; checked says whether every one passes
 // checkEnv.
-func (c *serviceEnvCache) store(services []*v1.Service, vars []EnvVar, first [4]uint64, checked bool) {
-	e := &serviceEnv{services: make([]serviceKey, len(services)), vars: append([]EnvVar(nil), vars...), first: first, checked: checked}
+func (c *serviceEnvCache) store(services []*v1.Service, vars []EnvVar, names nameHeads, checked bool) {
+	e := &serviceEnv{services: make([]serviceKey, len(services)), vars: append([]EnvVar(nil), vars...), names: names, checked: checked}
 	for i, s := range services {
 		k := serviceKey{name: s.Name, clusterIP: s.Spec.ClusterIP, ports: make([]servicePortKey, len(s.Spec.Ports))}
 		for j := range s.Spec.Ports {

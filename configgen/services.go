@@ -109,11 +109,6 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 		w.text.WriteString("_SERVICE_HOST")
 		host := w.text.String()[at:]
 		groups[i] = varGroup{svc: s, prefix: host[:n], host: host}
-		first := byte('_') // a Service with an empty name gives "_PORT" and the like
-		if p := groups[i].prefix; p != "" {
-			first = p[0]
-		}
-		b.svcFirst[first/64] |= 1 << (first % 64)
 	}
 	slices.SortStableFunc(groups, func(a, c varGroup) int { return compareGroupKey(a.prefix, c.prefix) })
 	// Every variable of a Service is named prefix + "_" + something. Unless one prefix + "_"
@@ -131,6 +126,14 @@ func (b *envBuilder) writeServiceEnv(dst []EnvVar) {
 		g.start = len(w.vars)
 		w.addService(g.svc, g.prefix, g.host)
 		g.end = len(w.vars)
+		// Every variable's head is the prefix's when that is three bytes or longer.
+		if len(g.prefix) >= 3 {
+			b.svcNames.add(g.prefix)
+		} else {
+			for _, e := range w.vars[g.start:g.end] {
+				b.svcNames.add(e.Name)
+			}
+		}
 	}
 	vars := w.vars
 	if !blocks {
