@@ -83,12 +83,14 @@ type podShared struct {
 }
 
 // envScratch is space a call reuses from an earlier one whose result is no longer read: the
-// result's backing array, the hash table, the builder and the env files' read buffer.
+// result's backing array, the hash table, the builder, the env files' read buffer and the list of
+// Services the pod sees.
 type envScratch struct {
-	all     []EnvVar
-	table   []int32
-	builder envBuilder
-	fileBuf []byte
+	all      []EnvVar
+	table    []int32
+	builder  envBuilder
+	fileBuf  []byte
+	services []*v1.Service
 	// mounts lends GenerateContainerConfig's mounts their space (mounts.AppendMounts); they are
 	// read only until MakeCRIMounts has copied them. subPathEnv is the map subPathEnv fills for
 	// MakeMounts, which reads it only during the call.
@@ -176,10 +178,10 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		b.svcCount, b.svcNames = len(shared.svc), shared.svcNames
 	} else if err := b.pickServices(*in.Pod.Spec.EnableServiceLinks); err != nil {
 		return nil, b.warnings, budget, 0, err
-	} else if in.serviceCache != nil && len(b.services) > 0 {
-		if e := in.serviceCache.lookup(b.services); e != nil {
-			b.cachedSvc, b.svcCount, b.svcNames, b.svcChecked = e.vars, len(e.vars), e.names, e.checked
-		}
+	} else if e := in.serviceCache.lookup(b.services); e != nil {
+		b.cachedSvc, b.svcCount, b.svcNames, b.svcChecked = e.vars, len(e.vars), e.names, e.checked
+	} else {
+		b.sizeServices()
 	}
 	if err := b.fetchEnvFrom(); err != nil {
 		return nil, b.warnings, budget, 0, err

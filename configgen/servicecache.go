@@ -39,8 +39,11 @@ type servicePortKey struct {
 }
 
 // lookup returns the cached variables of services, or nil when they were built from other
-// Services (or none were).
+// Services (or none were, or there is no cache).
 func (c *serviceEnvCache) lookup(services []*v1.Service) *serviceEnv {
+	if c == nil || len(services) == 0 {
+		return nil
+	}
 	e := c.last.Load()
 	if e == nil || len(e.services) != len(services) {
 		return nil

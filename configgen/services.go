@@ -17,7 +17,7 @@ import (
 const masterService = "kubernetes"
 
 // pickServices lists the Services whose variables the pod gets into b.services, sorted by name
-// and one per name (kubelet: getServiceEnvVarMap), and sizes their variables.
+// and one per name (kubelet: getServiceEnvVarMap).
 func (b *envBuilder) pickServices(enableServiceLinks bool) error {
 	lister := b.in.Services
 	if lister == nil {
@@ -36,7 +36,12 @@ func (b *envBuilder) pickServices(enableServiceLinks bool) error {
 	}
 
 	var master *v1.Service
-	picked := make([]*v1.Service, 0, len(own)+1)
+	var picked []*v1.Service
+	if s := b.in.scratch; s != nil && cap(s.services) >= len(own)+1 {
+		picked = s.services[:0]
+	} else {
+		picked = make([]*v1.Service, 0, len(own)+1)
+	}
 	for _, s := range defaults {
 		if !serviceIn(s, metav1.NamespaceDefault) {
 			continue
@@ -75,13 +80,22 @@ func (b *envBuilder) pickServices(enableServiceLinks bool) error {
 			b.warn(ReasonServiceWithoutPorts, fmt.Sprintf("service %s/%s has a cluster IP but no ports: it gives no environment variables", s.Namespace, s.Name))
 			continue
 		}
-		n, c := serviceEnvSize(s)
-		b.svcText += n
-		b.svcCount += c
 		kept = append(kept, s)
 	}
 	b.services = kept
+	if s := b.in.scratch; s != nil {
+		s.services = picked
+	}
 	return nil
+}
+
+// sizeServices counts the variables of b.services and the bytes they need, for writing them.
+func (b *envBuilder) sizeServices() {
+	for _, s := range b.services {
+		n, c := serviceEnvSize(s)
+		b.svcText += n
+		b.svcCount += c
+	}
 }
 
 // writeServiceEnv writes the variables of b.services into dst, which has room for b.svcCount,
