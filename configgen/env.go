@@ -96,6 +96,8 @@ type envScratch struct {
 	// MakeMounts, which reads it only during the call.
 	mounts     []mounts.Mount
 	subPathEnv map[string]string
+	// run holds GenerateContainerConfig's run-container options, read only during the call.
+	run runOptions
 }
 
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod

@@ -76,13 +76,19 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 
 func noop() {}
 
+// runOptions is one call's options with the hosts-file writes recorded for them.
+type runOptions struct {
+	opts      RunContainerOptions
+	hostsFile deferredWrites
+}
+
 // runContainerOptions is GenerateRunContainerOptions without its file writes: the pod's
 // etc-hosts file is recorded in the returned deferredWrites and the container directory is left
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
 // expanded and checked before any host effect, and returned. A non-nil scratch lends the
-// environment and the mounts their space (EnvInput.scratch, mounts.AppendMounts): the caller
-// reads opts.Envs and opts.Mounts only until it gives scratch back.
+// environment, the mounts and the options themselves their space (EnvInput.scratch,
+// mounts.AppendMounts): the caller reads opts only until it gives scratch back.
 func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, scratch *envScratch) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
@@ -102,11 +108,15 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
-	// The options and the recorded hosts-file writes live in one allocation.
-	block := new(struct {
-		opts      RunContainerOptions
-		hostsFile deferredWrites
-	})
+	// The options and the recorded hosts-file writes live in one allocation; GenerateContainerConfig
+	// reads them only during the call, so they take scratch's space then.
+	var block *runOptions
+	if scratch != nil {
+		block = &scratch.run
+		*block = runOptions{}
+	} else {
+		block = new(runOptions)
+	}
 	opts := &block.opts
 	supportsRRO := g.supportsRecursiveReadOnly(pod, container, opts)
 
