@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -155,99 +156,115 @@ func TestMakePodDataDirsErrors(t *testing.T) {
 }
 
 // TestPodDirCheckedBeforeHostEffects: a container call refuses a pod directory it could not finish
-// in before it makes anything, and takes any other state of the pod directory as it finds it.
+// in before it makes anything, and takes any other state of the pod directory as it finds it, on
+// both backends (the OS one as root, in a temporary directory).
 func TestPodDirCheckedBeforeHostEffects(t *testing.T) {
-	podDir := "/var/lib/kubelet/pods/" + podUID
+	type setupFunc func(t *testing.T, files hostfstest.FS, root, podDir string)
 	tests := []struct {
 		name    string
-		setup   func(t *testing.T, files *hostfs.Memory)
-		wantErr string
+		setup   setupFunc
+		wantErr string // with $P for the pod directory
 	}{
-		{name: "a missing pod directory is made", setup: func(*testing.T, *hostfs.Memory) {}},
-		{name: "an existing pod directory without etc-hosts", setup: func(t *testing.T, files *hostfs.Memory) {
+		{name: "a missing pod directory is made", setup: func(*testing.T, hostfstest.FS, string, string) {}},
+		{name: "an existing pod directory without etc-hosts", setup: func(t *testing.T, files hostfstest.FS, _, podDir string) {
 			require.NoError(t, files.MkdirAll(podDir, 0o750))
 		}},
-		{name: "an existing pod directory with its etc-hosts file", setup: func(t *testing.T, files *hostfs.Memory) {
+		{name: "an existing pod directory with its etc-hosts file", setup: func(t *testing.T, files hostfstest.FS, _, podDir string) {
 			require.NoError(t, files.MkdirAll(podDir+"/volumes", 0o750))
 			require.NoError(t, files.WriteFile(podDir+"/etc-hosts", []byte("old"), 0o644))
 		}},
-		{name: "a pod directory that is a symlink to a directory is followed", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/elsewhere", 0o750))
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
-			require.NoError(t, files.Symlink("/elsewhere", podDir))
+		{name: "a pod directory that is a symlink to a directory is followed", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/elsewhere", 0o750))
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
+			require.NoError(t, files.Symlink(root+"/elsewhere", podDir))
 		}},
-		{name: "a pod directory that is a symlink to a directory with the volumes and plugins directories", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/elsewhere/volumes", 0o750))
-			require.NoError(t, files.MkdirAll("/elsewhere/plugins", 0o750))
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
-			require.NoError(t, files.Symlink("/elsewhere", podDir))
+		{name: "a pod directory that is a symlink to a directory with the volumes and plugins directories", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/elsewhere/volumes", 0o750))
+			require.NoError(t, files.MkdirAll(root+"/elsewhere/plugins", 0o750))
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
+			require.NoError(t, files.Symlink(root+"/elsewhere", podDir))
 		}},
-		{name: "a volumes directory that is a symlink to a directory", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/elsewhere", 0o750))
+		{name: "a volumes directory that is a symlink to a directory", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/elsewhere", 0o750))
 			require.NoError(t, files.MkdirAll(podDir+"/plugins", 0o750))
-			require.NoError(t, files.Symlink("/elsewhere", podDir+"/volumes"))
+			require.NoError(t, files.Symlink(root+"/elsewhere", podDir+"/volumes"))
 		}},
-		{name: "a plugins directory that is a file", setup: func(t *testing.T, files *hostfs.Memory) {
+		{name: "a plugins directory that is a file", setup: func(t *testing.T, files hostfstest.FS, _, podDir string) {
 			require.NoError(t, files.MkdirAll(podDir+"/volumes", 0o750))
 			require.NoError(t, files.WriteFile(podDir+"/plugins", nil, 0o644))
-		}, wantErr: `pod "default/echo": error making pod data directories: mkdir ` + podDir + `/plugins: not a directory`},
-		{name: "a pod directory that is a file", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+		}, wantErr: `pod "default/echo": error making pod data directories: mkdir $P/plugins: not a directory`},
+		{name: "a pod directory that is a file", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
 			require.NoError(t, files.WriteFile(podDir, nil, 0o644))
-		}, wantErr: `pod "default/echo": pod directory ` + podDir + ` is not a directory`},
-		{name: "a pod directory that is a symlink to a file", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
-			require.NoError(t, files.WriteFile("/file", nil, 0o644))
-			require.NoError(t, files.Symlink("/file", podDir))
-		}, wantErr: `pod "default/echo": pod directory ` + podDir + ` is not a directory`},
-		{name: "a pod directory that is a dangling symlink", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
-			require.NoError(t, files.Symlink("/nowhere", podDir))
-		}, wantErr: `pod "default/echo": error making pod data directories: mkdir ` + podDir + `: file exists`},
-		{name: "a pod directory that is a symlink loop", setup: func(t *testing.T, files *hostfs.Memory) {
-			require.NoError(t, files.MkdirAll("/var/lib/kubelet/pods", 0o750))
+		}, wantErr: `pod "default/echo": pod directory $P is not a directory`},
+		{name: "a pod directory that is a symlink to a file", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
+			require.NoError(t, files.WriteFile(root+"/file", nil, 0o644))
+			require.NoError(t, files.Symlink(root+"/file", podDir))
+		}, wantErr: `pod "default/echo": pod directory $P is not a directory`},
+		{name: "a pod directory that is a dangling symlink", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
+			require.NoError(t, files.Symlink(root+"/nowhere", podDir))
+		}, wantErr: `pod "default/echo": error making pod data directories: mkdir $P: file exists`},
+		{name: "a pod directory that is a symlink loop", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
+			require.NoError(t, files.MkdirAll(root+"/pods", 0o750))
 			require.NoError(t, files.Symlink(podDir, podDir))
-		}, wantErr: `pod "default/echo": checking the pod directory: stat ` + podDir + `: too many levels of symbolic links`},
-		{name: "an etc-hosts that is a directory", setup: func(t *testing.T, files *hostfs.Memory) {
+		}, wantErr: `pod "default/echo": checking the pod directory: stat $P: too many levels of symbolic links`},
+		{name: "an etc-hosts that is a directory", setup: func(t *testing.T, files hostfstest.FS, _, podDir string) {
 			require.NoError(t, files.MkdirAll(podDir+"/etc-hosts", 0o750))
-		}, wantErr: `pod "default/echo": ` + podDir + `/etc-hosts is a directory, not the pod's hosts file`},
-		{name: "an etc-hosts that is a symlink to a directory", setup: func(t *testing.T, files *hostfs.Memory) {
+		}, wantErr: `pod "default/echo": $P/etc-hosts is a directory, not the pod's hosts file`},
+		{name: "an etc-hosts that is a symlink to a directory", setup: func(t *testing.T, files hostfstest.FS, root, podDir string) {
 			require.NoError(t, files.MkdirAll(podDir, 0o750))
-			require.NoError(t, files.Symlink("/", podDir+"/etc-hosts"))
-		}, wantErr: `pod "default/echo": ` + podDir + `/etc-hosts is a directory, not the pod's hosts file`},
+			require.NoError(t, files.Symlink(root, podDir+"/etc-hosts"))
+		}, wantErr: `pod "default/echo": $P/etc-hosts is a directory, not the pod's hosts file`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			node := configgentest.NewNode()
-			files := hostfs.NewMemory()
-			node.Options.Files = files
-			tc.setup(t, files)
-			before := memoryTree(t, files)
-			gen, err := node.Generator()
-			require.NoError(t, err)
-			pod := volumelessPod()
-			_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				b, err := files.ReadFile(podDir + "/etc-hosts")
-				require.NoError(t, err)
-				assert.Contains(t, string(b), "10.244.0.5\techo")
-				for _, dir := range []string{podDir + "/volumes", podDir + "/plugins", podDir + "/containers/echo"} {
-					fi, err := files.Stat(dir)
-					require.NoError(t, err, dir)
-					assert.True(t, fi.IsDir(), dir)
-				}
-				return
+	backends := map[string]func(t *testing.T) (hostfstest.FS, string){
+		"Memory": func(*testing.T) (hostfstest.FS, string) { return hostfs.NewMemory(), "/var/lib/kubelet" },
+		"OS": func(t *testing.T) (hostfstest.FS, string) {
+			if os.Geteuid() != 0 {
+				t.Skip("skipping: the OS backend's pod directories are checked as root (run the tests as root, as CI does)")
 			}
-			require.EqualError(t, err, tc.wantErr)
-			assert.ErrorIs(t, err, configgen.ErrHost)
-			assert.Equal(t, before, memoryTree(t, files), "nothing made on the host")
-		})
+			return hostfs.OS{}, t.TempDir() + "/kubelet"
+		},
+	}
+	for backend, newFiles := range backends {
+		for _, tc := range tests {
+			t.Run(backend+": "+tc.name, func(t *testing.T) {
+				files, root := newFiles(t)
+				podDir := root + "/pods/" + podUID
+				node := configgentest.NewNode()
+				node.Options.Files = files
+				node.Options.RootDir = root
+				node.Options.PodLogsDir = root + "/log"
+				require.NoError(t, files.MkdirAll(root, 0o755))
+				tc.setup(t, files, root, podDir)
+				before := fileTree(t, files, root)
+				gen, err := node.Generator()
+				require.NoError(t, err)
+				pod := volumelessPod()
+				_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+				if tc.wantErr == "" {
+					require.NoError(t, err)
+					b, err := files.ReadFile(podDir + "/etc-hosts")
+					require.NoError(t, err)
+					assert.Contains(t, string(b), "10.244.0.5\techo")
+					for _, dir := range []string{podDir + "/volumes", podDir + "/plugins", podDir + "/containers/echo"} {
+						fi, err := files.Stat(dir)
+						require.NoError(t, err, dir)
+						assert.True(t, fi.IsDir(), dir)
+					}
+					return
+				}
+				require.EqualError(t, err, strings.ReplaceAll(tc.wantErr, "$P", podDir))
+				assert.ErrorIs(t, err, configgen.ErrHost)
+				assert.Equal(t, before, fileTree(t, files, root), "nothing made on the host")
+			})
+		}
 	}
 }
 
-// memoryTree lists every path in files with its mode.
-func memoryTree(t *testing.T, files *hostfs.Memory) []string {
+// fileTree lists every path below dir in files with its type.
+func fileTree(t *testing.T, files hostfstest.FS, dir string) []string {
 	t.Helper()
 	var out []string
 	var walk func(dir string)
@@ -255,13 +272,13 @@ func memoryTree(t *testing.T, files *hostfs.Memory) []string {
 		entries, err := files.ReadDir(dir)
 		require.NoError(t, err)
 		for _, e := range entries {
-			p := strings.TrimSuffix(dir, "/") + "/" + e.Name()
+			p := dir + "/" + e.Name()
 			out = append(out, p+" "+e.Type().String())
 			if e.IsDir() {
 				walk(p)
 			}
 		}
 	}
-	walk("/")
+	walk(dir)
 	return out
 }
