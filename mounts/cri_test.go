@@ -3,6 +3,7 @@ package mounts_test
 import (
 	"errors"
 	"io/fs"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -206,5 +207,29 @@ func TestDockerBindStrings(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.wantWarnings, warnings)
 		})
+	}
+}
+
+// Whatever the number of mounts, MakeCRIMounts gives ToCRIMounts' mounts followed by the
+// termination message's, each message its own.
+func TestMakeCRIMountsAnyCount(t *testing.T) {
+	const ctrDir = "/pod/containers/ctr"
+	for n := 0; n <= 14; n++ {
+		ms := make([]mounts.Mount, n)
+		for i := range ms {
+			ms[i] = mounts.Mount{Name: "v", HostPath: "/h/" + strconv.Itoa(i), ContainerPath: "/c/" + strconv.Itoa(i), ReadOnly: i%2 == 0, SELinuxRelabel: true}
+		}
+		mem := hostfs.NewMemory()
+		require.NoError(t, mem.MkdirAll(ctrDir, 0o750))
+		tm := mounts.TerminationMessage{PodContainerDir: ctrDir, Path: "/dev/termination-log", Files: mem, Rand: fixedRand}
+		got, warnings := mounts.MakeCRIMounts(ms, tm, true)
+		require.Empty(t, warnings)
+		tmMount, _ := mounts.MakeTerminationMessageMount(tm, true)
+		assert.Equal(t, append(mounts.ToCRIMounts(ms, true), tmMount), got, "%d mounts", n)
+		for i := range got {
+			for j := range i {
+				assert.NotSame(t, got[i], got[j], "%d mounts: each message is its own", n)
+			}
+		}
 	}
 }
