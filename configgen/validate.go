@@ -599,7 +599,9 @@ func checkEnv(pod *v1.Pod, container *v1.Container, envs []EnvVar) error {
 
 // envPassesCheck reports whether checkEnv accepts e.
 func envPassesCheck(e EnvVar) bool {
-	return envNameProblem(e.Name) == "" && strings.IndexByte(e.Value, 0) < 0
+	// A plain name (ASCII, no NUL or '=') passes envNameProblem without a closer look.
+	plain := e.Name != "" && pathelem.Plain(e.Name, '=')
+	return (plain || envNameProblem(e.Name) == "") && strings.IndexByte(e.Value, 0) < 0
 }
 
 // envNameProblem is why an environment variable's name is refused, or "". The runtime hands the
