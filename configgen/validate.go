@@ -359,33 +359,35 @@ func (v *validator) sysctl(i int, s v1.Sysctl) {
 }
 
 // validSysctlName matches ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$
-// and at most 253 bytes, without a regexp.
+// and at most 253 bytes, without a regexp: a separator ('.' or '/') follows a letter or digit, a
+// '-' or '_' does not follow a separator (or start the name), and the name ends in a letter or
+// digit. Letters and digits, most of a name, take one test each.
 func validSysctlName(name string) bool {
-	if name == "" || len(name) > 253 {
+	if len(name) > 253 {
 		return false
 	}
-	segStart := true
+	prev := byte('.') // the start of the name is the start of a segment
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-		switch {
-		case alnum:
-			segStart = false
-		case c == '-' || c == '_':
-			if segStart {
+		if c-'a' < 26 || c-'0' < 10 {
+			prev = c
+			continue
+		}
+		switch c {
+		case '-', '_':
+			if prev == '.' || prev == '/' {
 				return false
 			}
-		case c == '.' || c == '/':
-			if segStart || name[i-1] == '-' || name[i-1] == '_' {
+		case '.', '/':
+			if !(prev-'a' < 26 || prev-'0' < 10) {
 				return false
 			}
-			segStart = true
 		default:
 			return false
 		}
+		prev = c
 	}
-	last := name[len(name)-1]
-	return !segStart && last != '-' && last != '_'
+	return prev-'a' < 26 || prev-'0' < 10
 }
 
 // isIPCSysctl reports whether a dotted sysctl name is namespaced by IPC.
