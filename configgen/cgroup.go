@@ -48,6 +48,9 @@ func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 		}
 		return "/kubepods/pod" + string(pod.UID)
 	}
+	if node.Driver == CgroupDriverSystemd {
+		return systemdCgroupParent(node.Root, qos, string(pod.UID))
+	}
 	var parts []string
 	for _, p := range strings.Split(node.Root, "/") {
 		if p != "" {
@@ -62,21 +65,47 @@ func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 		parts = append(parts, "besteffort")
 	}
 	parts = append(parts, "pod"+string(pod.UID))
+	return "/" + path.Join(parts...)
+}
 
-	if node.Driver != CgroupDriverSystemd {
-		return "/" + path.Join(parts...)
-	}
-	// A systemd slice name lists its ancestors joined by dashes, so dashes inside a name become
-	// underscores, and the cgroupfs path nests every prefix: /a.slice/a-b.slice/a-b-c.slice.
-	var b strings.Builder
-	prefix := ""
-	for _, p := range parts {
-		p = strings.ReplaceAll(p, "-", "_")
-		if prefix != "" {
-			prefix += "-"
+// systemdCgroupParent is PodCgroupParent's systemd form. A systemd slice name lists its ancestors
+// joined by dashes, so dashes inside a name become underscores, and the cgroupfs path nests every
+// prefix: /a.slice/a-b.slice/a-b-c.slice. The names are the cgroup root's non-empty elements,
+// kubepods, the QoS class's (none for Guaranteed) and pod<uid>; the path is written in one buffer.
+func systemdCgroupParent(root string, qos v1.PodQOSClass, uid string) string {
+	var nameSpace, outSpace [256]byte
+	name, out := nameSpace[:0], outSpace[:0]
+	// add appends the slice of the next name, prefix+"-"+name.
+	add := func(prefix, part string) {
+		if len(name) > 0 {
+			name = append(name, '-')
 		}
-		prefix += p
-		b.WriteString("/" + prefix + ".slice")
+		name = append(name, prefix...)
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if c == '-' {
+				c = '_'
+			}
+			name = append(name, c)
+		}
+		out = append(out, '/')
+		out = append(out, name...)
+		out = append(out, ".slice"...)
 	}
-	return b.String()
+	for rest := root; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, "/")
+		if part != "" {
+			add("", part)
+		}
+	}
+	add("", "kubepods")
+	switch qos {
+	case v1.PodQOSBurstable:
+		add("", "burstable")
+	case v1.PodQOSBestEffort:
+		add("", "besteffort")
+	}
+	add("pod", uid)
+	return string(out)
 }

@@ -1,11 +1,13 @@
 package configgen
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 func TestPodCgroupParent(t *testing.T) {
@@ -30,6 +32,60 @@ func TestPodCgroupParent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, PodCgroupParent(pod, tt.qos, tt.node))
+		})
+	}
+}
+
+// referenceSystemdParent is the systemd expansion written plainly: the names' parts with dashes
+// turned into underscores, each slice named by its ancestors' parts joined by dashes.
+func referenceSystemdParent(root string, qos v1.PodQOSClass, uid string) string {
+	var parts []string
+	for _, p := range strings.Split(root, "/") {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	parts = append(parts, "kubepods")
+	switch qos {
+	case v1.PodQOSBurstable:
+		parts = append(parts, "burstable")
+	case v1.PodQOSBestEffort:
+		parts = append(parts, "besteffort")
+	}
+	parts = append(parts, "pod"+uid)
+	out, prefix := "", ""
+	for _, p := range parts {
+		if prefix != "" {
+			prefix += "-"
+		}
+		prefix += strings.ReplaceAll(p, "-", "_")
+		out += "/" + prefix + ".slice"
+	}
+	return out
+}
+
+func TestPodCgroupParentSystemdMatchesItsDefinition(t *testing.T) {
+	for _, root := range []string{"", "/", "/custom", "custom-root/", "//a-b//c/", strings.Repeat("/long-name", 40)} {
+		for _, qos := range []v1.PodQOSClass{v1.PodQOSGuaranteed, v1.PodQOSBurstable, v1.PodQOSBestEffort, "Bogus"} {
+			for _, uid := range []string{"", "1234-abcd-5678-efgh", "--", strings.Repeat("u-", 100)} {
+				pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid)}}
+				assert.Equal(t, referenceSystemdParent(root, qos, uid),
+					PodCgroupParent(pod, qos, NodeCgroups{Driver: CgroupDriverSystemd, Root: root}), "root %q, qos %q, uid %q", root, qos, uid)
+			}
+		}
+	}
+}
+
+func BenchmarkPodCgroupParent(b *testing.B) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "3f0d6b8e-5a8c-4d7e-9b1a-2c4e6f8a0b1c"}}
+	for _, node := range []NodeCgroups{{}, {Driver: CgroupDriverSystemd}, {Root: "/custom"}} {
+		b.Run(string(node.Driver)+node.Root, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if PodCgroupParent(pod, v1.PodQOSBurstable, node) == "" {
+					b.Fatal("no parent")
+				}
+			}
 		})
 	}
 }
