@@ -65,11 +65,17 @@ type memFile struct {
 	n    *node
 	name string
 
-	mu      sync.Mutex
-	off     int64
-	closed  bool
-	dirList []fs.DirEntry
-	listed  bool
+	mu     sync.Mutex
+	off    int64
+	closed bool
+	// dir is the directory stream, made by the first ReadDir; a file that is only read (the usual
+	// case) does not carry it.
+	dir *dirStream
+}
+
+// dirStream is what is left to list of a directory opened with Open.
+type dirStream struct {
+	entries []fs.DirEntry
 }
 
 var _ fs.ReadDirFile = (*memFile)(nil)
@@ -115,23 +121,23 @@ func (f *memFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if f.n.kind != kindDir {
 		return nil, pathErr("readdirent", f.name, syscall.ENOTDIR)
 	}
-	if !f.listed {
+	if f.dir == nil {
 		f.m.mu.RLock()
-		f.dirList = f.n.entries()
+		f.dir = &dirStream{entries: f.n.entries()}
 		f.m.mu.RUnlock()
-		f.listed = true
 	}
+	d := f.dir
 	if n <= 0 {
-		out := f.dirList
-		f.dirList = nil
+		out := d.entries
+		d.entries = nil
 		return out, nil
 	}
-	if len(f.dirList) == 0 {
+	if len(d.entries) == 0 {
 		return nil, io.EOF
 	}
-	n = min(n, len(f.dirList))
-	out := f.dirList[:n:n]
-	f.dirList = f.dirList[n:]
+	n = min(n, len(d.entries))
+	out := d.entries[:n:n]
+	d.entries = d.entries[n:]
 	return out, nil
 }
 
