@@ -28,14 +28,20 @@ func (m *madeDirs) isDir(path string) bool {
 
 // mkdirAll is HostFiles.MkdirAll that records the levels it created.
 func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
-	if m.isDir(path) {
+	fi, err := m.files.Lstat(path)
+	if err == nil && fi.IsDir() {
 		// The directory is there already, the common case: a pod's second container and later.
 		// Neither the path nor its parents need a look.
 		return nil
 	}
-	var missing []string
-	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
-		fi, err := m.files.Lstat(d)
+	// The levels that are missing, innermost first; a pod's directories have at most a few.
+	var buf [4]string
+	missing := buf[:0]
+	d := filepath.Clean(path)
+	if d != path {
+		fi, err = m.files.Lstat(d)
+	}
+	for {
 		if err == nil && len(missing) == 0 && fi.IsDir() {
 			// The cleaned path is a directory: MkdirAll finds it and does nothing.
 			return nil
@@ -44,11 +50,14 @@ func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
 			break
 		}
 		missing = append(missing, d)
-		if d == filepath.Dir(d) {
+		parent := filepath.Dir(d)
+		if parent == d {
 			break
 		}
+		d = parent
+		fi, err = m.files.Lstat(d)
 	}
-	err := m.files.MkdirAll(path, perm)
+	err = m.files.MkdirAll(path, perm)
 	for i := len(missing) - 1; i >= 0; i-- {
 		if _, serr := m.files.Lstat(missing[i]); serr != nil {
 			break
