@@ -91,19 +91,20 @@ func (s *Subpather) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error
 	if err := mounts.ValidateName("container name", sp.ContainerName); err != nil {
 		return "", nil, err
 	}
-	if !within(clean(sp.Path), clean(sp.VolumePath)) {
+	if !inVolume(sp.Path, sp.VolumePath) {
 		return "", nil, fmt.Errorf("subpath %q not within volume path %q", sp.Path, sp.VolumePath)
-	}
-	if s.host != nil {
-		if !s.host.has(sp.Path) {
-			return "", nil, fmt.Errorf("lstat %s failed: %w", sp.Path, fs.ErrNotExist)
-		}
 	}
 	// The target is built on the stack; it becomes a string of its own only for a new bind.
 	var buf [192]byte
 	key := appendBindTarget(buf[:0], sp)
-	if b, ok := s.binds[string(key)]; b.source == sp.Path {
-		if !ok {
+	b, ok := s.binds[string(key)]
+	bound := ok && b.source == sp.Path
+	// A bound source passed this check when it was bound, and HostUtils forgets no path.
+	if s.host != nil && !bound && !s.host.has(sp.Path) {
+		return "", nil, fmt.Errorf("lstat %s failed: %w", sp.Path, fs.ErrNotExist)
+	}
+	if b.source == sp.Path {
+		if !bound {
 			// An empty source counts as bound already, as a missing bind's source is empty.
 			return string(key), nil, nil
 		}
@@ -191,6 +192,19 @@ func clean(p string) string {
 		return filepath.Clean(p)
 	}
 	return p
+}
+
+// inVolume reports whether within(clean(p), clean(base)). The usual p is base + "/" + a clean
+// relative path, which is clean and within base when base is clean: then base and the rest are
+// scanned, not p again.
+func inVolume(p, base string) bool {
+	if n := len(base); n > 1 && len(p) > n+1 && p[n] == '/' && p[:n] == base {
+		rest := p[n+1:]
+		if rest[0] != '.' && rest[0] != '/' && rest[len(rest)-1] != '/' && !pathelem.SlashDotOrSlash(rest) && clean(base) == base {
+			return true
+		}
+	}
+	return within(clean(p), clean(base))
 }
 
 func within(p, base string) bool {
