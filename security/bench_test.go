@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/internal/benchpod"
@@ -82,5 +83,23 @@ func BenchmarkSandboxSecurityContext(b *testing.B) {
 		if _, err := r.SandboxSecurityContext(ctx, pod, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkApplyUserNamespaceToMounts gives eight mounts a hostUsers: false pod's mappings.
+func BenchmarkApplyUserNamespaceToMounts(b *testing.B) {
+	mapping := func() []*runtimeapi.IDMapping {
+		return []*runtimeapi.IDMapping{{HostId: 65536, Length: 65536}}
+	}
+	ns := &runtimeapi.NamespaceOption{UsernsOptions: &runtimeapi.UserNamespace{
+		Mode: runtimeapi.NamespaceMode_POD, Uids: mapping(), Gids: mapping()}}
+	mounts := make([]*runtimeapi.Mount, 8)
+	for i := range mounts {
+		mounts[i] = &runtimeapi.Mount{}
+	}
+	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
+	for b.Loop() {
+		security.ApplyUserNamespaceToMounts(mounts, ns)
 	}
 }

@@ -146,23 +146,50 @@ func ApplyUserNamespaceToMounts(mounts []*runtimeapi.Mount, ns *runtimeapi.Names
 	if ns == nil || ns.UsernsOptions == nil {
 		return
 	}
+	uids, gids := ns.UsernsOptions.Uids, ns.UsernsOptions.Gids
+	n := 0
+	for _, m := range mounts {
+		if m != nil {
+			n++
+		}
+	}
+	// Every mount's copies share two allocations, one of the messages and one of the lists; each
+	// list is capped, so appending to one cannot write into the next.
+	c := idMappingCopier{}
+	if total := n * (len(uids) + len(gids)); total > 0 {
+		c.msgs = make([]runtimeapi.IDMapping, total)
+		c.ptrs = make([]*runtimeapi.IDMapping, total)
+	}
 	for _, m := range mounts {
 		if m == nil {
 			continue
 		}
-		m.UidMappings = copyIDMappings(ns.UsernsOptions.Uids)
-		m.GidMappings = copyIDMappings(ns.UsernsOptions.Gids)
+		m.UidMappings = c.copy(uids)
+		m.GidMappings = c.copy(gids)
 	}
 }
 
-func copyIDMappings(in []*runtimeapi.IDMapping) []*runtimeapi.IDMapping {
+// idMappingCopier hands out copies of id mappings from shared space.
+type idMappingCopier struct {
+	msgs []runtimeapi.IDMapping
+	ptrs []*runtimeapi.IDMapping
+}
+
+// copy returns a copy of in taken from c's space: nil for nil, a nil entry for a nil entry.
+func (c *idMappingCopier) copy(in []*runtimeapi.IDMapping) []*runtimeapi.IDMapping {
 	if in == nil {
 		return nil
 	}
-	out := make([]*runtimeapi.IDMapping, len(in))
+	if len(in) == 0 {
+		return []*runtimeapi.IDMapping{}
+	}
+	out := c.ptrs[:len(in):len(in)]
+	msgs := c.msgs[:len(in)]
+	c.ptrs, c.msgs = c.ptrs[len(in):], c.msgs[len(in):]
 	for i, m := range in {
 		if m != nil {
-			out[i] = &runtimeapi.IDMapping{HostId: m.HostId, ContainerId: m.ContainerId, Length: m.Length}
+			msgs[i].HostId, msgs[i].ContainerId, msgs[i].Length = m.HostId, m.ContainerId, m.Length
+			out[i] = &msgs[i]
 		}
 	}
 	return out

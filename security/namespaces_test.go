@@ -195,6 +195,25 @@ func TestApplyUserNamespaceToMounts(t *testing.T) {
 		assert.Equal(t, uint32(65536), mounts[2].UidMappings[0].HostId)
 		assert.Equal(t, uint32(65536), ns.UsernsOptions.Uids[0].HostId)
 	})
+	t.Run("the copies share no list: appending to one mount's mappings changes no other", func(t *testing.T) {
+		ns := &runtimeapi.NamespaceOption{UsernsOptions: &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_POD,
+			Uids: []*runtimeapi.IDMapping{{HostId: 1, Length: 2}, nil, {HostId: 3, ContainerId: 4, Length: 5}},
+			Gids: []*runtimeapi.IDMapping{},
+		}}
+		mounts := []*runtimeapi.Mount{{ContainerPath: "/a"}, {ContainerPath: "/b"}, nil, {ContainerPath: "/c"}}
+		security.ApplyUserNamespaceToMounts(mounts, ns)
+		want := []*runtimeapi.IDMapping{{HostId: 1, Length: 2}, nil, {HostId: 3, ContainerId: 4, Length: 5}}
+		mounts[0].UidMappings = append(mounts[0].UidMappings, &runtimeapi.IDMapping{HostId: 9})
+		mounts[0].GidMappings = append(mounts[0].GidMappings, &runtimeapi.IDMapping{HostId: 9})
+		mounts[0].UidMappings[2].Length = 7
+		for _, m := range []*runtimeapi.Mount{mounts[1], mounts[3]} {
+			assert.Equal(t, want, m.UidMappings)
+			assert.NotNil(t, m.GidMappings)
+			assert.Empty(t, m.GidMappings)
+		}
+		assert.Nil(t, mounts[2])
+		assert.Equal(t, uint32(5), ns.UsernsOptions.Uids[2].Length)
+	})
 	t.Run("node mode sets nil mappings", func(t *testing.T) {
 		mounts := []*runtimeapi.Mount{{ContainerPath: "/a", UidMappings: podMappings(1).Uids}}
 		security.ApplyUserNamespaceToMounts(mounts, &runtimeapi.NamespaceOption{UsernsOptions: nodeUserns()})
