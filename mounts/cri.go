@@ -102,7 +102,11 @@ func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *
 		name[i] = hex[n&0xf]
 		n >>= 4
 	}
-	file := filepath.Clean(tm.PodContainerDir + "/" + string(name[:]))
+	file := tm.PodContainerDir + "/" + string(name[:])
+	// A clean directory other than the root gives a clean path; Clean would only copy it.
+	if tm.PodContainerDir == "/" || !isCleanPath(tm.PodContainerDir) {
+		file = filepath.Clean(file)
+	}
 	if err := tm.Files.Create(file); err != nil {
 		return nil, []string{fmt.Sprintf("error on creating termination-log file %q: %v", file, err)}
 	}

@@ -93,6 +93,12 @@ func TestMakeCRIMountsTerminationMessage(t *testing.T) {
 			wantMode: 0o666,
 		},
 		{
+			name:     "a pod container directory that is not clean names a clean file",
+			tm:       mounts.TerminationMessage{PodContainerDir: "/pod//containers/./ctr/", Path: "/dev/termination-log", Rand: fixedRand},
+			want:     []*runtimeapi.Mount{plainCRI, {HostPath: ctrDir + "/0000ab12", ContainerPath: "/dev/termination-log"}},
+			wantMode: 0o666,
+		},
+		{
 			name: "no termination message path means no file",
 			tm:   mounts.TerminationMessage{PodContainerDir: ctrDir, Rand: fixedRand},
 			want: []*runtimeapi.Mount{plainCRI},

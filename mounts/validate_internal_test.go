@@ -1,8 +1,11 @@
 package mounts
 
 import (
+	"io/fs"
 	"path/filepath"
 	"testing"
+
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/internal/expansion"
 )
@@ -47,3 +50,29 @@ func FuzzExpandSubPathExpr(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTerminationMessageFile checks that the termination-message file is named as
+// filepath.Join(dir, name) names it, with or without Clean.
+func FuzzTerminationMessageFile(f *testing.F) {
+	for _, seed := range []string{"/pod/containers/ctr", "/", "/pod//c/", "rel/dir", "/a/./b", "/a/..", "."} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, dir string) {
+		if dir == "" {
+			return // no termination file
+		}
+		var got string
+		tm := TerminationMessage{PodContainerDir: dir, Path: "/t", Rand: func() uint32 { return 0xab12 }, Files: recordFiles{&got}}
+		if _, warnings := makeTerminationMessageMount(tm, false, new(runtimeapi.Mount)); len(warnings) > 0 {
+			t.Fatal(warnings)
+		}
+		if want := filepath.Join(dir, "0000ab12"); got != want {
+			t.Fatalf("file in %q = %q, filepath.Join gives %q", dir, got, want)
+		}
+	})
+}
+
+type recordFiles struct{ created *string }
+
+func (r recordFiles) Create(path string) error      { *r.created = path; return nil }
+func (recordFiles) Chmod(string, fs.FileMode) error { return nil }
