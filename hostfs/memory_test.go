@@ -139,6 +139,13 @@ func TestMemoryConcurrentUse(t *testing.T) {
 				}
 				_, err = m.Stat("/pods")
 				assert.NoError(t, err)
+				// A removal between lookups of the same path, with other goroutines looking up.
+				assert.NoError(t, m.WriteFile(dir+"/tmp", nil, 0o600))
+				_, err = m.Lstat(dir + "/tmp")
+				assert.NoError(t, err)
+				assert.NoError(t, m.Remove(dir+"/tmp"))
+				_, err = m.Lstat(dir + "/tmp")
+				assert.ErrorIs(t, err, fs.ErrNotExist)
 			}
 		}()
 	}
