@@ -377,7 +377,7 @@ func (n *node) entries() []fs.DirEntry {
 	sort.Strings(names)
 	out := make([]fs.DirEntry, len(names))
 	for i, name := range names {
-		out[i] = fs.FileInfoToDirEntry(n.children[name].info(name))
+		out[i] = memDirEntry{n.children[name].info(name)}
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func (fi *memInfo) Sys() any {
 
 // info describes n under the given name. A lookup of an unchanged node under the same name as the
 // last one gets the same (immutable) memInfo instead of a new one. The caller holds m.mu.
-func (n *node) info(name string) fs.FileInfo {
+func (n *node) info(name string) *memInfo {
 	if fi := n.fi.Load(); fi != nil && fi.name == name {
 		return fi
 	}
@@ -58,6 +58,16 @@ func (n *node) newInfo(name string) *memInfo {
 	}
 	return fi
 }
+
+// memDirEntry is a directory entry of a Memory, what fs.FileInfoToDirEntry makes of its memInfo.
+// Holding only the pointer, it is stored in an interface without an allocation of its own.
+type memDirEntry struct{ fi *memInfo }
+
+func (e memDirEntry) Name() string               { return e.fi.name }
+func (e memDirEntry) IsDir() bool                { return e.fi.IsDir() }
+func (e memDirEntry) Type() fs.FileMode          { return e.fi.mode.Type() }
+func (e memDirEntry) Info() (fs.FileInfo, error) { return e.fi, nil }
+func (e memDirEntry) String() string             { return fs.FormatDirEntry(e) }
 
 // memFile is a read-only open file of a Memory.
 type memFile struct {

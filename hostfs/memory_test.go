@@ -261,3 +261,24 @@ func TestMemoryManyPaths(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fs.FileMode(0o600), fi.Mode())
 }
+
+// Directory entries read as fs.FileInfoToDirEntry's of the file's FileInfo.
+func TestMemoryDirEntries(t *testing.T) {
+	m := hostfs.NewMemory()
+	require.NoError(t, m.MkdirAll("/d/sub", 0o750))
+	require.NoError(t, m.WriteFile("/d/f", []byte("abc"), 0o640))
+	require.NoError(t, m.Symlink("f", "/d/l"))
+	entries, err := m.ReadDir("/d")
+	require.NoError(t, err)
+	var got []string
+	for _, e := range entries {
+		fi, err := e.Info()
+		require.NoError(t, err)
+		want := fs.FileInfoToDirEntry(fi)
+		assert.Equal(t, want.Name(), e.Name())
+		assert.Equal(t, want.IsDir(), e.IsDir())
+		assert.Equal(t, want.Type(), e.Type())
+		got = append(got, fmt.Sprint(e))
+	}
+	assert.Equal(t, []string{"- f", "L l", "d sub/"}, got)
+}
