@@ -189,8 +189,8 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		return nil, b.warnings, budget, 0, err
 	}
 	b.reserve(b.fromKeys + len(in.Container.Env))
-	// An expanded value is usually no longer than its references, a Secret value or a resource
-	// amount short: b.text is sized for that, and grows for more.
+	// An expanded value is usually no longer than its references, a Secret or env file value or
+	// a resource amount short: b.text is sized for that, and grows for more.
 	for i := range in.Container.Env {
 		ev := &in.Container.Env[i]
 		switch {
@@ -201,6 +201,8 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 			b.textSize += 16
 		case ev.ValueFrom.ResourceFieldRef != nil:
 			b.textSize += 8
+		case ev.ValueFrom.FileKeyRef != nil:
+			b.textSize += 16
 		}
 	}
 	b.addEnvFrom()
@@ -268,8 +270,8 @@ type envBuilder struct {
 	podIPBuf  [2]string
 	podIPDone bool
 
-	// text holds the strings the call makes (prefixed envFrom names, Secret values, expanded
-	// values, resource amounts): one allocation for all of them. textSize is what the env
+	// text holds the strings the call makes (prefixed envFrom names, Secret and env file values,
+	// expanded values, resource amounts): one allocation for all of them. textSize is what the env
 	// entries are expected to need of it.
 	text     strings.Builder
 	textSize int

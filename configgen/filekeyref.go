@@ -42,7 +42,7 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 		}
 		buf = s.fileBuf
 	}
-	value, failure, read := readEnvFile(fsys, vol.HostPath, ref.Path, ref.Key, buf)
+	value, failure, read := readEnvFile(fsys, vol.HostPath, ref.Path, ref.Key, buf, &b.text)
 	if read && value != "" {
 		return value, true, nil
 	}
@@ -69,13 +69,13 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 const envFileBuf = 512
 
 // readEnvFile reads key from the env file unsafePath inside root, with buf as the scanner's first
-// buffer when it is not nil. It does not open SecureJoin's path: kubelet's SecureJoin-then-open
+// buffer when it is not nil, and writes the value into text. It does not open SecureJoin's path: kubelet's SecureJoin-then-open
 // leaves a window in which the pod can swap a directory of its volume for a symlink and have the
 // kubelet read a host file into the environment. The backend opens unsafePath beneath root
 // instead, and refuses anything but a regular file or directory before reading, so a FIFO cannot
 // block the call either. A failure comes back as an envFileFailure, whose error names the path
 // SecureJoin resolved, as kubelet's errors do; ok is true when nothing failed.
-func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte) (value string, failure envFileFailure, ok bool) {
+func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte, text *strings.Builder) (value string, failure envFileFailure, ok bool) {
 	f, err := fsys.OpenBeneath(root, unsafePath)
 	if err != nil {
 		if nr, isNR := errors.AsType[*hostfs.NotRegularError](err); isNR {
@@ -91,7 +91,7 @@ func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte) (valu
 	if mode := fi.Mode(); !mode.IsRegular() {
 		return "", envFileFailure{how: notRegularFile, mode: mode}, false
 	}
-	value, err = envfile.Scan(f, key, buf)
+	value, err = envfile.Scan(f, key, buf, text)
 	if err != nil {
 		return "", envFileFailure{how: parseFailed, err: err}, false
 	}
