@@ -91,13 +91,13 @@ func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) {
 	return f(ctx)
 }
 
-// EnvFileFS is the host access that fileKeyRef needs: resolving the file's path inside its volume
-// without following a symlink out of it (securejoin.SecureJoinVFS, for kubelet's errors and
-// texts), and opening the file beneath the volume's root. hostfs.OS and *hostfs.Memory implement
-// it. OpenBeneath is part of the interface so that the safety is the backend's, not the caller's:
-// hostfs.OS opens the path again in one walk confined to the volume (openat2), so a symlink the
-// pod swaps in after the path was resolved cannot make it read a host file, and a wrapper that
-// forwards OpenBeneath (hostfstest.Interceptor does) keeps that.
+// EnvFileFS is the host access that fileKeyRef needs: opening the file beneath the volume's root,
+// and, when that or the key's lookup fails, resolving the file's path inside its volume without
+// following a symlink out of it (securejoin.SecureJoinVFS, whose path and errors give kubelet's
+// texts). hostfs.OS and *hostfs.Memory implement it. OpenBeneath is part of the interface so that
+// the safety is the backend's, not the caller's: hostfs.OS opens the path in one walk confined to
+// the volume (openat2), so a symlink the pod swaps in cannot make it read a host file, and a
+// wrapper that forwards OpenBeneath (hostfstest.Interceptor does) keeps that.
 type EnvFileFS interface {
 	Lstat(path string) (fs.FileInfo, error)
 	Readlink(path string) (string, error)
