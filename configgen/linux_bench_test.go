@@ -10,6 +10,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/internal/benchpod"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security/securitytest"
 )
@@ -50,8 +51,8 @@ func BenchmarkLinuxContainerConfig(b *testing.B) {
 	ctx := context.Background()
 	uid := ptr.To[int64](1000)
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	defer benchpod.ReportCPU(b)()
+	for b.Loop() {
 		if err := g.linuxContainerConfig(ctx, new(runtimeapi.LinuxContainerConfig), pod, c, uid, "", ""); err != nil {
 			b.Fatal(err)
 		}
