@@ -82,6 +82,10 @@ type podShared struct {
 	envScratch
 }
 
+// lookupEnv resolves a name in the environment the scratch's last call built, for the command and
+// args: that call's result, unchanged, must be the whole environment.
+func (s *envScratch) lookupEnv(name string) (string, bool) { return s.builder.lookupResult(name) }
+
 // envScratch is space a call reuses from an earlier one whose result is no longer read: the
 // result's backing array, the hash table, the builder, the env files' read buffer and the list of
 // Services the pod sees.
@@ -212,6 +216,7 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget exp
 		}
 	}
 	out := b.result()
+	b.out = out
 	if len(out) == 0 {
 		// Kubelet appends to a nil slice, so an empty environment is nil.
 		out = nil
@@ -276,7 +281,27 @@ type envBuilder struct {
 	text     strings.Builder
 	textSize int
 
+	// out is the result, kept for lookupResult.
+	out []EnvVar
+
 	warnings []Warning
+}
+
+// lookupResult resolves a name against the result as a lookup in it would, a later duplicate
+// winning (no name is in it twice): a defined variable through the hash table, then the service
+// variables after them, which are sorted by name.
+func (b *envBuilder) lookupResult(name string) (string, bool) {
+	if idx := b.table[b.slot(name)]; idx != 0 {
+		return b.vars[idx-1].Value, true
+	}
+	if !b.svcNames.mayHold(name) {
+		return "", false
+	}
+	svc := b.out[len(b.vars):]
+	if i, ok := slices.BinarySearchFunc(svc, name, compareEnvName); ok {
+		return svc[i].Value, true
+	}
+	return "", false
 }
 
 // keep returns p as a string held in b.text.

@@ -1,11 +1,13 @@
 package configgen
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/internal/expansion"
 )
@@ -90,4 +92,47 @@ func TestNameHeads(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, missed, 6, "most other heads are not in the set")
+}
+
+// The command and args of a Generator's container are expanded with lookupResult instead of a
+// scan of the environment: for every name, defined, shadowing a service variable, a service
+// variable or none, it answers as the scan from the end does.
+func TestLookupResultAnswersAsTheEnvironment(t *testing.T) {
+	svc := func(ns, name, ip string, ports ...v1.ServicePort) *v1.Service {
+		return &v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: v1.ServiceSpec{ClusterIP: ip, Ports: ports}}
+	}
+	services := map[string][]*v1.Service{
+		"default": {svc("default", "kubernetes", "10.96.0.1", v1.ServicePort{Name: "https", Port: 443})},
+		"ns": {svc("ns", "db", "10.96.0.2", v1.ServicePort{Port: 5432}), svc("ns", "a", "10.96.0.3", v1.ServicePort{Name: "x", Port: 1}),
+			svc("ns", "web-x", "10.96.0.4", v1.ServicePort{Name: "http", Port: 80}, v1.ServicePort{Name: "m", Port: 9090})},
+	}
+	lister := ServiceListerFunc(func(_ context.Context, ns string) ([]*v1.Service, error) { return services[ns], nil })
+	env := []v1.EnvVar{
+		{Name: "A", Value: "1"}, {Name: "DB_SERVICE_HOST", Value: "shadowed"}, {Name: "A", Value: "2"},
+		{Name: "KUBERNETES_PORT", Value: "mine"}, {Name: "URL", Value: "$(DB_SERVICE_HOST):$(DB_SERVICE_PORT)"}, {Name: "EMPTY"},
+	}
+	for _, cached := range []bool{false, true} {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
+			Spec: v1.PodSpec{EnableServiceLinks: new(true), Containers: []v1.Container{{Name: "c", Env: env}}}}
+		cache := &serviceEnvCache{}
+		scratch := &envScratch{}
+		in := EnvInput{Pod: pod, Container: &pod.Spec.Containers[0], Services: lister, serviceCache: cache, scratch: scratch}
+		if cached {
+			_, _, _, _, err := makeEnvironmentVariablesWithin(context.Background(), in, ExpansionLimits{}.budget())
+			assert.NoError(t, err)
+		}
+		out, _, _, _, err := makeEnvironmentVariablesWithin(context.Background(), in, ExpansionLimits{}.budget())
+		assert.NoError(t, err)
+		names := []string{"NOPE", "", "B", "DB_", "KUBERNETES", "WEB_X_PORT_80_TCP_PORTX", "A_SERVICE_PORT_X"}
+		for _, e := range out {
+			names = append(names, e.Name)
+		}
+		scan := envLookup(out, 0)
+		for _, name := range names {
+			want, wantOK := scan(name)
+			got, ok := scratch.lookupEnv(name)
+			assert.Equal(t, wantOK, ok, "cached %v: %q", cached, name)
+			assert.Equal(t, want, got, "cached %v: %q", cached, name)
+		}
+	}
 }

@@ -95,10 +95,12 @@ func (b *expansionBudget) expand(text *strings.Builder, input string, lookup fun
 // whole that would exceed them is an error wrapping ErrExpansionLimit.
 func ExpandContainerCommandAndArgs(container *v1.Container, envs []EnvVar) (command, args []string, err error) {
 	budget := ExpansionLimits{}.budget()
-	return expandContainerCommandAndArgs(container, envs, &budget)
+	return expandContainerCommandAndArgs(container, envs, nil, &budget)
 }
 
-func expandContainerCommandAndArgs(container *v1.Container, envs []EnvVar, budget *expansionBudget) (command, args []string, err error) {
+// expandContainerCommandAndArgs is ExpandContainerCommandAndArgs within budget. lookup, when not
+// nil, resolves a name as envs would, a later duplicate winning; nil looks in envs.
+func expandContainerCommandAndArgs(container *v1.Container, envs []EnvVar, lookup func(string) (string, bool), budget *expansionBudget) (command, args []string, err error) {
 	if container == nil {
 		return nil, nil, nil
 	}
@@ -116,7 +118,9 @@ func expandContainerCommandAndArgs(container *v1.Container, envs []EnvVar, budge
 	if len(container.Command)+len(container.Args) == 0 {
 		return nil, nil, nil
 	}
-	lookup := envLookup(envs, references)
+	if lookup == nil {
+		lookup = envLookup(envs, references)
+	}
 	var text strings.Builder
 	if budget.perValue < 0 || size <= budget.perValue {
 		text.Grow(size)

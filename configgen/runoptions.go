@@ -177,7 +177,13 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	}
 	var cmd commandLine
 	if withCommand {
-		if cmd.command, cmd.args, err = expandContainerCommandAndArgs(container, opts.Envs, &budget); err != nil {
+		// Without device-plugin variables the environment is the builder's result, which it
+		// looks names up in without a scan or a map.
+		var lookup func(string) (string, bool)
+		if scratch != nil && len(opts.Envs) == len(envs) {
+			lookup = scratch.lookupEnv
+		}
+		if cmd.command, cmd.args, err = expandContainerCommandAndArgs(container, opts.Envs, lookup, &budget); err != nil {
 			return nil, nil, noop, commandLine{}, err
 		}
 		if err := checkCommandLine(pod, container, &cmd); err != nil {
