@@ -62,6 +62,10 @@ func (m *madeDirs) mkdirAll(path string, perm fs.FileMode) error {
 		if _, serr := m.files.Lstat(missing[i]); serr != nil {
 			break
 		}
+		if m.dirs == nil {
+			// Room for a new pod's three directories and its log directories.
+			m.dirs = make([]string, 0, 6)
+		}
 		m.dirs = append(m.dirs, missing[i])
 	}
 	return err
