@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
 // benchPodEnvInput is benchEnvInput's pod with three containers (an init container, the app and
@@ -36,6 +37,7 @@ func BenchmarkPodEnvironment(b *testing.B) {
 			b.Fatal(err, len(envs))
 		}
 		b.ReportAllocs()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			if _, _, err := configgen.MakePodEnvironmentVariables(ctx, in); err != nil {
 				b.Fatal(err)
@@ -46,6 +48,7 @@ func BenchmarkPodEnvironment(b *testing.B) {
 		in := benchPodEnvInput()
 		containers := configgen.PodContainers(in.Pod)
 		b.ReportAllocs()
+		defer benchpod.ReportCPU(b)()
 		for b.Loop() {
 			for _, pc := range containers {
 				in.Container = pc.Container
