@@ -51,8 +51,40 @@ func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 	if node.Driver == CgroupDriverSystemd {
 		return systemdCgroupParent(node.Root, qos, string(pod.UID))
 	}
+	return cgroupfsParent(node.Root, qos, string(pod.UID))
+}
+
+// cgroupfsParent is PodCgroupParent's cgroupfs form under a cgroup root: "/" and the path.Join of
+// the root's elements, kubepods, the QoS class's (none for Guaranteed) and pod<uid>. When no
+// element is "." or ".." and the UID has no slash, the join has nothing to clean and is written
+// in one buffer.
+func cgroupfsParent(root string, qos v1.PodQOSClass, uid string) string {
+	var space [256]byte
+	b := space[:0]
+	plain := !strings.Contains(uid, "/")
+	for rest := root; rest != "" && plain; {
+		var part string
+		part, rest, _ = strings.Cut(rest, "/")
+		switch part {
+		case "":
+		case ".", "..":
+			plain = false
+		default:
+			b = append(append(b, '/'), part...)
+		}
+	}
+	if plain {
+		b = append(b, "/kubepods"...)
+		switch qos {
+		case v1.PodQOSBurstable:
+			b = append(b, "/burstable"...)
+		case v1.PodQOSBestEffort:
+			b = append(b, "/besteffort"...)
+		}
+		return string(append(append(b, "/pod"...), uid...))
+	}
 	var parts []string
-	for _, p := range strings.Split(node.Root, "/") {
+	for _, p := range strings.Split(root, "/") {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -64,7 +96,7 @@ func PodCgroupParent(pod *v1.Pod, qos v1.PodQOSClass, node NodeCgroups) string {
 	case v1.PodQOSBestEffort:
 		parts = append(parts, "besteffort")
 	}
-	parts = append(parts, "pod"+string(pod.UID))
+	parts = append(parts, "pod"+uid)
 	return "/" + path.Join(parts...)
 }
 

@@ -1,6 +1,7 @@
 package configgen
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -71,6 +72,34 @@ func TestPodCgroupParentSystemdMatchesItsDefinition(t *testing.T) {
 				pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid)}}
 				assert.Equal(t, referenceSystemdParent(root, qos, uid),
 					PodCgroupParent(pod, qos, NodeCgroups{Driver: CgroupDriverSystemd, Root: root}), "root %q, qos %q, uid %q", root, qos, uid)
+			}
+		}
+	}
+}
+
+// referenceCgroupfsParent is the cgroupfs path as kubelet's cgroupfs driver names it: "/" and the
+// path.Join of every part.
+func referenceCgroupfsParent(root string, qos v1.PodQOSClass, uid string) string {
+	parts := strings.Split(root, "/")
+	parts = append(parts, "kubepods")
+	switch qos {
+	case v1.PodQOSBurstable:
+		parts = append(parts, "burstable")
+	case v1.PodQOSBestEffort:
+		parts = append(parts, "besteffort")
+	}
+	parts = append(parts, "pod"+uid)
+	return "/" + path.Join(parts...)
+}
+
+func TestPodCgroupParentCgroupfsMatchesItsDefinition(t *testing.T) {
+	for _, root := range []string{"", "/", "/custom", "custom/", "//a-b//c/", "/a/./b", "/a/../..", "..", ".", "/.hidden/..x",
+		strings.Repeat("/long-name", 40)} {
+		for _, qos := range []v1.PodQOSClass{v1.PodQOSGuaranteed, v1.PodQOSBurstable, v1.PodQOSBestEffort, "Bogus"} {
+			for _, uid := range []string{"", "1234-abcd-5678-efgh", "a/../../b", "/x/", ".."} {
+				pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid)}}
+				assert.Equal(t, referenceCgroupfsParent(root, qos, uid),
+					PodCgroupParent(pod, qos, NodeCgroups{Root: root}), "root %q, qos %q, uid %q", root, qos, uid)
 			}
 		}
 	}
