@@ -2,6 +2,7 @@ package security_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -101,5 +102,22 @@ func BenchmarkApplyUserNamespaceToMounts(b *testing.B) {
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
 		security.ApplyUserNamespaceToMounts(mounts, ns)
+	}
+}
+
+// BenchmarkSandboxSysctls sets twelve sysctls of a pod's securityContext.
+func BenchmarkSandboxSysctls(b *testing.B) {
+	r := security.New(security.Config{ThermalThrottle: securitytest.ThermalPaths{}})
+	pod := benchPod()
+	for i := range 12 {
+		pod.Spec.SecurityContext.Sysctls = append(pod.Spec.SecurityContext.Sysctls,
+			v1.Sysctl{Name: "net.ipv4.conf.eth" + strconv.Itoa(i) + ".rp_filter", Value: "1"})
+	}
+	b.ReportAllocs()
+	defer benchpod.ReportCPU(b)()
+	for b.Loop() {
+		if len(r.SandboxSysctls(pod)) != 12 {
+			b.Fatal("not twelve sysctls")
+		}
 	}
 }

@@ -110,11 +110,16 @@ var ipcSysctls = map[string]bool{
 // The map is never nil. When the defaults spell one sysctl both ways ("net.a.b" and "net/a/b"),
 // the dotted spelling's value is used; kubelet picks one at random.
 func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
-	out := make(map[string]string)
 	if pod == nil {
-		return out
+		return make(map[string]string)
 	}
-	if cfg := r.Config(); len(cfg.DefaultPodSysctls) > 0 {
+	cfg := r.Config()
+	size := len(cfg.DefaultPodSysctls)
+	if pod.Spec.SecurityContext != nil {
+		size += len(pod.Spec.SecurityContext.Sysctls)
+	}
+	out := make(map[string]string, size)
+	if len(cfg.DefaultPodSysctls) > 0 {
 		for k, v := range cfg.DefaultPodSysctls {
 			name := NormalizeSysctlName(k)
 			if !sysctlAllowed(pod, name) {
