@@ -36,39 +36,10 @@ func BuildContainerLogsPath(containerName string, restartCount int) string {
 // cleaned is filepath.Clean(p), returning a path that is clean already (the usual case here) after
 // one quick look: no empty, "." or ".." element and no trailing slash leave Clean nothing to do.
 func cleaned(p string) string {
-	if isPlainPath(p) {
+	if pathelem.IsPlain(p) {
 		return p
 	}
 	return filepath.Clean(p)
-}
-
-// isPlainPath reports whether p is a non-empty path without empty, "." or ".." elements and
-// without a trailing slash ("/" itself is plain). Such a path is clean; a clean path with a
-// leading ".." is not plain, which only costs it a Clean.
-func isPlainPath(p string) bool {
-	if p == "/" {
-		return true
-	}
-	if p == "" || p[len(p)-1] == '/' {
-		return false
-	}
-	if p[0] == '/' {
-		p = p[1:]
-	}
-	for {
-		i := strings.IndexByte(p, '/')
-		elem := p
-		if i >= 0 {
-			elem = p[:i]
-		}
-		if elem == "" || elem == "." || elem == ".." {
-			return false
-		}
-		if i < 0 {
-			return true
-		}
-		p = p[i+1:]
-	}
 }
 
 // BuildPodLogsDirectory returns "<podLogsDir>/<namespace>_<name>_<uid>", as kubelet's

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // ToCRIMounts converts mounts to CRI mounts in the same order (kubelet: the first half of
@@ -104,7 +106,7 @@ func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *
 	}
 	file := tm.PodContainerDir + "/" + string(name[:])
 	// A clean directory other than the root gives a clean path; Clean would only copy it.
-	if tm.PodContainerDir == "/" || !isCleanPath(tm.PodContainerDir) {
+	if tm.PodContainerDir == "/" || !pathelem.IsPlain(tm.PodContainerDir) {
 		file = filepath.Clean(file)
 	}
 	if err := tm.Files.Create(file); err != nil {
@@ -123,7 +125,7 @@ func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *
 // absClean is filepath.Clean("/" + p), without the concatenation and Clean's copy when p is an
 // absolute, clean path already, as a terminationMessagePath usually is.
 func absClean(p string) string {
-	if p != "" && p[0] == '/' && isCleanPath(p) {
+	if p != "" && p[0] == '/' && pathelem.IsPlain(p) {
 		return p
 	}
 	return filepath.Clean("/" + p)

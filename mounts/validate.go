@@ -68,7 +68,7 @@ func joinPlans(plans []subPathPlan) {
 // fastJoin reports whether filepath.Join(base, sub) is base + "/" + sub (just "/" + sub for the
 // root): both are clean already and sub is a relative, non-empty path.
 func fastJoin(base, sub string) bool {
-	return sub != "" && sub[0] != '/' && isCleanPath(base) && isCleanPath(sub)
+	return sub != "" && sub[0] != '/' && pathelem.IsPlain(base) && pathelem.IsPlain(sub)
 }
 
 // joinedLen is the length of filepath.Join(base, sub) when fastJoin(base, sub).
@@ -77,38 +77,4 @@ func joinedLen(base, sub string) int {
 		return 1 + len(sub)
 	}
 	return len(base) + 1 + len(sub)
-}
-
-// isCleanPath reports whether filepath.Clean would return p unchanged: no empty, "." or ".."
-// element and no trailing slash (other than the root itself).
-func isCleanPath(p string) bool {
-	if p == "/" {
-		return true
-	}
-	if p == "" || p[len(p)-1] == '/' {
-		return false
-	}
-	// With no "//" or "/." and no leading '.', no element can be empty, "." or "..": one
-	// word-at-a-time scan settles the usual path; one with a dot file is walked element by element.
-	if p[0] != '.' && !pathelem.SlashDotOrSlash(p) {
-		return true
-	}
-	rest := p
-	if rest[0] == '/' {
-		rest = rest[1:]
-	}
-	for {
-		elem := rest
-		i := strings.IndexByte(rest, '/')
-		if i >= 0 {
-			elem = rest[:i]
-		}
-		if elem == "" || elem == "." || elem == ".." {
-			return false
-		}
-		if i < 0 {
-			return true
-		}
-		rest = rest[i+1:]
-	}
 }

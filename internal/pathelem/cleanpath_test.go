@@ -1,6 +1,7 @@
 package pathelem
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,54 @@ func FuzzSlashDotOrSlash(f *testing.F) {
 		want := strings.Contains(p, "//") || strings.Contains(p, "/.")
 		if got := SlashDotOrSlash(p); got != want {
 			t.Fatalf("SlashDotOrSlash(%q) = %v, strings.Contains says %v", p, got, want)
+		}
+	})
+}
+
+func TestIsPlain(t *testing.T) {
+	tests := []struct {
+		name, input string
+		want        bool
+	}{
+		{"the root", "/", true},
+		{"empty", "", false},
+		{"a clean absolute path", "/var/lib/kubelet/pods/3f0d/volumes", true},
+		{"a clean relative path", "a/b.c/d..e", true},
+		{"a dot file", "/vol/.config", true},
+		{"a dot file first", ".config/x", true},
+		{"a trailing slash", "/a/b/", false},
+		{"a double slash", "/a//b", false},
+		{"a dot element", "/a/./b", false},
+		{"a trailing dot", "/a/.", false},
+		{"a dot-dot element", "/a/../b", false},
+		{"a leading dot-dot, clean but not plain", "../a", false},
+		{"a lone dot", ".", false},
+		{"a double slash at the start", "//a", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsPlain(tt.input); got != tt.want {
+				t.Fatalf("IsPlain(%q) = %v, want %v", tt.input, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzIsPlain holds IsPlain to filepath.Clean: a plain path is clean, and a clean, non-empty
+// path is plain unless it starts with "..".
+func FuzzIsPlain(f *testing.F) {
+	for _, seed := range []string{"", "/", "/a//b", "a/./b", "../a", "/abcdefgh/.x", "/vol/.cfg", "a/b/"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		clean := filepath.Clean(p) == p
+		got := IsPlain(p)
+		if got && !clean {
+			t.Fatalf("IsPlain(%q) = true, but filepath.Clean gives %q", p, filepath.Clean(p))
+		}
+		dotdot := p == ".." || strings.HasPrefix(p, "../")
+		if !got && clean && p != "." && !dotdot {
+			t.Fatalf("IsPlain(%q) = false for a clean path", p)
 		}
 	})
 }
