@@ -41,7 +41,10 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 	// The environment is read only until criEnvs has copied it, so its space is lent from the
 	// Generator's pool and given back when this call returns.
 	scratch := g.envScratch.Get().(*envScratch)
-	defer g.envScratch.Put(scratch)
+	defer func() {
+		scratch.release()
+		g.envScratch.Put(scratch)
+	}()
 	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true, scratch)
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)

@@ -104,6 +104,47 @@ type envScratch struct {
 	run runOptions
 }
 
+// Scratch space a hostile pod grew past these bounds is not kept for the next call: a pooled
+// scratch would otherwise hold on to up to the expansion limits' worth of memory per goroutine.
+const (
+	maxKeptEnvs     = 1024 // entries of the result's backing array and of the hash table
+	maxKeptMounts   = 256
+	maxKeptServices = 1024
+	maxKeptFileBuf  = 64 << 10
+	maxKeptSubPaths = 64 // names in the subPathExpr environment (a map never shrinks)
+)
+
+// release readies s for the pool: it drops what a call grew past the bounds above, and the
+// references the last call left (its pod, objects, Secret values, environment), so that pooled
+// space keeps neither memory nor data of a finished call alive.
+func (s *envScratch) release() {
+	if cap(s.all) > maxKeptEnvs || cap(s.table) > 2*maxKeptEnvs {
+		s.all, s.table = nil, nil
+	} else {
+		clear(s.all[:cap(s.all)])
+	}
+	if cap(s.mounts) > maxKeptMounts {
+		s.mounts = nil
+	} else {
+		clear(s.mounts[:cap(s.mounts)])
+	}
+	if cap(s.services) > maxKeptServices {
+		s.services = nil
+	} else {
+		clear(s.services[:cap(s.services)])
+	}
+	if cap(s.fileBuf) > maxKeptFileBuf {
+		s.fileBuf = nil
+	}
+	if len(s.subPathEnv) > maxKeptSubPaths {
+		s.subPathEnv = nil
+	} else {
+		clear(s.subPathEnv)
+	}
+	s.builder = envBuilder{}
+	s.run = runOptions{}
+}
+
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
 // has no IP (PodIPs holds none that parses) or the node no address: a provider may resolve a
 // pod's environment before its sandbox, and so its IP, exists.
