@@ -135,6 +135,9 @@ func (s *envScratch) release() {
 	}
 	if cap(s.fileBuf) > maxKeptFileBuf {
 		s.fileBuf = nil
+	} else {
+		// The reader left the env file's bytes, a Secret's perhaps, in the buffer.
+		clear(s.fileBuf[:cap(s.fileBuf)])
 	}
 	if len(s.subPathEnv) > maxKeptSubPaths {
 		s.subPathEnv = nil

@@ -35,6 +35,8 @@ func TestScratchRelease(t *testing.T) {
 				services: make([]*v1.Service, tt.services),
 				fileBuf:  make([]byte, 0, tt.fileBuf),
 			}
+			// The env file's reader fills the buffer with the file's bytes, a Secret's perhaps.
+			copy(s.fileBuf[:cap(s.fileBuf)], "TOKEN='s3cr3t'\n")
 			s.all[0], s.mounts[0], s.services[0] = secret, mounts.Mount{HostPath: "/var/lib/kubelet/pods/x"}, &v1.Service{}
 			s.subPathEnv = map[string]string{}
 			for i := range tt.subPaths {
@@ -61,6 +63,7 @@ func TestScratchRelease(t *testing.T) {
 			assert.Equal(t, tt.mounts, cap(s.mounts))
 			assert.Equal(t, tt.services, cap(s.services))
 			assert.Equal(t, tt.fileBuf, cap(s.fileBuf))
+			assert.Equal(t, make([]byte, tt.fileBuf), s.fileBuf[:cap(s.fileBuf)], "no env file's bytes stay in the pooled read buffer")
 			assert.Zero(t, s.all[0], "no Secret value stays in the pooled result array")
 			assert.Zero(t, s.mounts[0])
 			assert.Nil(t, s.services[0])
