@@ -89,18 +89,8 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		return nil, err
 	}
 	// What is made from here on is taken back if a later step fails.
-	made := &madeDirs{files: g.files}
-	if err := g.makePodDataDirsRecorded(pod, made); err != nil {
-		made.undo()
-		return nil, err
-	}
 	logDir := logs.BuildContainerLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID, container.Name)
-	if err := made.mkdirAll(logDir, 0o755); err != nil {
-		made.undo()
-		return nil, fmt.Errorf("create container log directory for container %s failed: %v", container.Name, err)
-	}
-	if err := hostsFile.apply(g.files); err != nil {
-		made.undo()
+	if err := g.makePodHostFiles(pod, logDir, container.Name, hostsFile); err != nil {
 		return nil, err
 	}
 

@@ -57,6 +57,24 @@ type Generator struct {
 	// envScratch holds *envScratch: space for an environment GenerateContainerConfig reads
 	// only until it has converted it to CRI.
 	envScratch sync.Pool
+	// podDirLocks serialise, for one pod, a call's span from making the pod's data directories
+	// to its last step that can fail and take them back, so that one call never removes
+	// directories another has just found and relies on. A pod's UID picks one of a fixed set.
+	podDirLocks [podDirLockCount]sync.Mutex
+}
+
+const podDirLockCount = 32
+
+// lockPodDirs locks the pod's entry of podDirLocks and returns it, for the caller to unlock.
+func (g *Generator) lockPodDirs(pod *v1.Pod) *sync.Mutex {
+	// FNV-1a of the UID: pods that share an entry only wait for each other's few lookups.
+	h := uint32(2166136261)
+	for i := 0; i < len(pod.UID); i++ {
+		h = (h ^ uint32(pod.UID[i])) * 16777619
+	}
+	mu := &g.podDirLocks[h%podDirLockCount]
+	mu.Lock()
+	return mu
 }
 
 // New returns a Generator for the node Options describes. It fails when a default that reads the

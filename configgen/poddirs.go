@@ -47,8 +47,28 @@ func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
 }
 
 func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
+	return g.makePodHostFiles(pod, "", "", nil)
+}
+
+// makePodHostFiles makes the pod's data directories, then the container's log directory logDir
+// (when set) and the pod's etc-hosts file (when hostsFile is set), and on a failure removes the
+// directories it made. It holds the pod's entry of podDirLocks throughout, so another call for
+// the same pod neither finds directories this one is about to take back nor loses its own.
+func (g *Generator) makePodHostFiles(pod *v1.Pod, logDir, containerName string, hostsFile *deferredWrites) error {
+	if err := checkPodUID(pod); err != nil {
+		return err
+	}
+	defer g.lockPodDirs(pod).Unlock()
 	made := &madeDirs{files: g.files}
 	err := g.makePodDataDirsRecorded(pod, made)
+	if err == nil && logDir != "" {
+		if err = made.mkdirAll(logDir, 0o755); err != nil {
+			err = fmt.Errorf("create container log directory for container %s failed: %v", containerName, err)
+		}
+	}
+	if err == nil && hostsFile != nil {
+		err = hostsFile.apply(g.files)
+	}
 	if err != nil {
 		made.undo()
 	}

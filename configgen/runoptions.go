@@ -59,14 +59,7 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	made := &madeDirs{files: g.files}
-	if err := g.makePodDataDirsRecorded(pod, made); err != nil {
-		made.undo()
-		undo()
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
-	}
-	if err := hostsFile.apply(g.files); err != nil {
-		made.undo()
+	if err := g.makePodHostFiles(pod, "", "", hostsFile); err != nil {
 		undo()
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
