@@ -463,6 +463,36 @@ func TestMakeEnvironmentVariablesCachesObjects(t *testing.T) {
 	assert.Equal(t, map[string]int{"cfg": 1, "gone": 2}, calls, "a found object is read once, a missing optional one at every reference")
 }
 
+// A pod naming many objects reads each once too, past the few the cache scans for.
+func TestMakeEnvironmentVariablesCachesManyObjects(t *testing.T) {
+	const objects, refs = 40, 3
+	var env []v1.EnvVar
+	var want []configgen.EnvVar
+	var stored []*v1.ConfigMap
+	for i := range objects {
+		name := fmt.Sprintf("cfg-%02d", i)
+		stored = append(stored, cm("ns", name, map[string]string{"K": "v" + name}))
+		for r := range refs {
+			v := fmt.Sprintf("V%02d_%d", i, r)
+			env = append(env, cmKey(v, name, "K", false))
+			want = append(want, configgen.EnvVar{Name: v, Value: "v" + name})
+		}
+	}
+	calls := map[string]int{}
+	in := envInput(testPod(env...))
+	in.ConfigMaps = configgen.ConfigMapGetterFunc(func(_ context.Context, ns, name string) (*v1.ConfigMap, error) {
+		calls[name]++
+		return configMaps(stored...).GetConfigMap(context.Background(), ns, name)
+	})
+	got, _, err := configgen.MakeEnvironmentVariables(context.Background(), in)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	require.Len(t, calls, objects)
+	for name, n := range calls {
+		assert.Equal(t, 1, n, "%s is read once", name)
+	}
+}
+
 func TestMakeEnvironmentVariablesServices(t *testing.T) {
 	links := func(on bool, svcs ...*v1.Service) func(*configgen.EnvInput) {
 		return func(in *configgen.EnvInput) {

@@ -18,11 +18,15 @@ type envSource struct {
 
 // objectCache remembers the ConfigMaps or Secrets fetched during one call, so that each is read
 // once however many references name it, as kubelet does. A missing optional object is not
-// remembered: every reference asks again.
+// remembered: every reference asks again. A few objects are looked up by a scan; past
+// objectScanMax, by a map, so a pod naming thousands of objects costs no more than linear time.
 type objectCache[T any] struct {
 	entries []cacheEntry[T]
 	buf     [4]cacheEntry[T]
+	index   map[string]T
 }
+
+const objectScanMax = 8
 
 type cacheEntry[T any] struct {
 	name string
@@ -30,6 +34,10 @@ type cacheEntry[T any] struct {
 }
 
 func (c *objectCache[T]) get(name string) (T, bool) {
+	if c.index != nil {
+		obj, ok := c.index[name]
+		return obj, ok
+	}
 	for _, e := range c.entries {
 		if e.name == name {
 			return e.obj, true
@@ -40,10 +48,21 @@ func (c *objectCache[T]) get(name string) (T, bool) {
 }
 
 func (c *objectCache[T]) put(name string, obj T) {
+	if c.index != nil {
+		c.index[name] = obj
+		return
+	}
 	if c.entries == nil {
 		c.entries = c.buf[:0]
 	}
 	c.entries = append(c.entries, cacheEntry[T]{name: name, obj: obj})
+	if len(c.entries) > objectScanMax {
+		c.index = make(map[string]T, 2*len(c.entries))
+		for _, e := range c.entries {
+			c.index[e.name] = e.obj
+		}
+		c.entries = nil
+	}
 }
 
 // configMap returns the named ConfigMap of the pod's namespace, or nil when it is missing and
