@@ -75,11 +75,9 @@ func (g *Generator) makePodHostFiles(pod *v1.Pod, logDir, containerName string, 
 	return err
 }
 
-// makePodDataDirsRecorded is makePodDataDirs recording what it creates in made.
+// makePodDataDirsRecorded is makePodDataDirs recording what it creates in made, for a pod whose
+// UID makePodHostFiles has checked.
 func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
-	if err := checkPodUID(pod); err != nil {
-		return err
-	}
 	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation, and
 	// the three paths are cut from one string, "<podDir>/volumes<podDir>/plugins".
 	podDirLen := len(g.podsDir) + 1 + len(pod.UID)
