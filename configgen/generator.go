@@ -37,7 +37,9 @@ var (
 
 // Generator turns pods into CRI configs for one node. Build it with New. Its only mutable state
 // is a cache of the service variables it built last, reused while the Services are unchanged,
-// and a pool of scratch space: it is safe for concurrent use, and two calls never share a result.
+// a pool of scratch space, and the locks by which calls for the same pod take turns making (and,
+// on failure, removing) its data directories: it is safe for concurrent use, and two calls never
+// share a result.
 type Generator struct {
 	opts      Options
 	gates     FeatureGates
