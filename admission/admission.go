@@ -1,0 +1,157 @@
+package admission
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+
+	"github.com/podconfig/podconfig/defaults"
+)
+
+// Objects are the cluster objects the admission plugins read. An object with no namespace is in
+// "default", as kubectl apply puts it. Nil slices are fine: the built-in PriorityClasses and each
+// namespace's default ServiceAccount exist without being listed.
+type Objects struct {
+	ServiceAccounts []*v1.ServiceAccount
+	PriorityClasses []*schedulingv1.PriorityClass
+	LimitRanges     []*v1.LimitRange
+	RuntimeClasses  []*nodev1.RuntimeClass
+	// Nodes give PodTopologyLabels the labels of the node a pod is bound to.
+	Nodes []*v1.Node
+}
+
+// An Option changes how Admit treats a pod.
+type Option func(*settings)
+
+type settings struct {
+	gates   defaults.FeatureGates
+	assumed func(kind, namespace, name string)
+}
+
+// WithFeatureGates admits as an API server with these gates does: PodLevelResources and
+// PodLevelResourcesFixDefaulting decide the pod-level resource defaulting after admission and the
+// pod-level LimitRange checks. The default is defaults.DefaultFeatureGates().
+func WithFeatureGates(gates defaults.FeatureGates) Option {
+	return func(s *settings) { s.gates = gates }
+}
+
+// AssumeMissing makes a ServiceAccount or RuntimeClass the objects lack count as one that exists
+// with no settings (no pull secrets, automount unset; no overhead, no scheduling), instead of the
+// API server's not-found error. report, if not nil, is told each assumption (kind
+// "ServiceAccount" or "RuntimeClass"; namespace empty for a RuntimeClass). A missing
+// PriorityClass is still an error: its value cannot be guessed.
+func AssumeMissing(report func(kind, namespace, name string)) Option {
+	return func(s *settings) {
+		if report == nil {
+			report = func(string, string, string) {}
+		}
+		s.assumed = report
+	}
+}
+
+// Admit applies to pod what the v1.37 API server's default mutating admission plugins and the pod
+// create strategy's resource defaulting apply on create, then the same plugins' validation (see
+// the package documentation). pod should have its namespace set and be defaulted with
+// defaults.SetObjectDefaultsPod(pod, defaults.ObjectDefaultsOnly()); with full defaults the
+// result differs only for a pod with pod-level resources that a LimitRange gives container
+// defaults. On error pod is unchanged. Admit is safe for concurrent use on distinct pods.
+func Admit(pod *v1.Pod, objs *Objects, opts ...Option) error {
+	if pod == nil {
+		return fmt.Errorf("admission: nil pod")
+	}
+	if objs == nil {
+		objs = &Objects{}
+	}
+	s := settings{gates: defaults.DefaultFeatureGates()}
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
+	}
+	a := &admitter{pod: pod.DeepCopy(), objs: objs, settings: s}
+	if err := a.run(); err != nil {
+		return err
+	}
+	*pod = *a.pod
+	return nil
+}
+
+// admitter is one pod's pass through the plugins; it works on a copy.
+type admitter struct {
+	pod  *v1.Pod
+	objs *Objects
+	settings
+}
+
+func (a *admitter) run() error {
+	// Mutating phase, in the API server's plugin order.
+	for _, admit := range []func() error{
+		a.limitRangerAdmit,
+		a.serviceAccountAdmit,
+		a.priorityAdmit,
+		a.defaultTolerationSecondsAdmit,
+		a.runtimeClassAdmit,
+		a.podTopologyLabelsAdmit,
+	} {
+		if err := admit(); err != nil {
+			return err
+		}
+	}
+	// The pod create strategy. What the plugins add needs no other defaulting: they write every
+	// field the API server would default, and a LimitRange never adds a limit without its request.
+	if a.gates.PodLevelResources && a.gates.PodLevelResourcesFixDefaulting {
+		defaults.DefaultPodLevelResources(a.pod)
+	}
+	// Validating phase.
+	for _, validate := range []func() error{
+		a.limitRangerValidate,
+		a.serviceAccountValidate,
+		a.runtimeClassValidate,
+	} {
+		if err := validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// namespace is the pod's namespace, "default" when unset.
+func (a *admitter) namespace() string {
+	return namespaceOf(a.pod.Namespace)
+}
+
+func namespaceOf(ns string) string {
+	if ns == "" {
+		return "default"
+	}
+	return ns
+}
+
+// ForbiddenError is the API server's refusal of a pod, worded as it words it.
+type ForbiddenError struct {
+	// Pod is the pod's name, else its generateName, else "Unknown", as the API server names it.
+	Pod string
+	// Err is the plugin's reason.
+	Err error
+}
+
+// Error reads `pods "<name>" is forbidden: <reason>`.
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("pods %q is forbidden: %v", e.Pod, e.Err)
+}
+
+// Unwrap returns the plugin's reason.
+func (e *ForbiddenError) Unwrap() error { return e.Err }
+
+func (a *admitter) forbidden(err error) error {
+	name := a.pod.Name
+	if name == "" {
+		name = a.pod.GenerateName
+	}
+	if name == "" {
+		name = "Unknown"
+	}
+	return &ForbiddenError{Pod: name, Err: err}
+}

@@ -1,0 +1,161 @@
+package admission
+
+import (
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// runtimeClass is the pod's RuntimeClass: nil when it names none (or AssumeMissing stands in for
+// a missing one), a refusal when the class is missing.
+func (a *admitter) runtimeClass() (*nodev1.RuntimeClass, error) {
+	name := a.pod.Spec.RuntimeClassName
+	if name == nil {
+		return nil, nil
+	}
+	for _, rc := range a.objs.RuntimeClasses {
+		if rc != nil && rc.Name == *name {
+			return rc, nil
+		}
+	}
+	if a.assumed != nil {
+		a.assumed("RuntimeClass", "", *name)
+		return nil, nil
+	}
+	notFound := apierrors.NewNotFound(schema.GroupResource{Group: "node.k8s.io", Resource: "runtimeclasses"}, *name)
+	return nil, a.forbidden(&wrapped{msg: fmt.Sprintf("pod rejected: RuntimeClass %q not found", *name), err: notFound})
+}
+
+// wrapped is an error with its own text that still unwraps to its cause.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// runtimeClassAdmit is runtimeclass.RuntimeClass.Admit: setOverhead, then setScheduling.
+func (a *admitter) runtimeClassAdmit() error {
+	rc, err := a.runtimeClass()
+	if err != nil || rc == nil {
+		return err
+	}
+	spec := &a.pod.Spec
+	if rc.Overhead != nil {
+		if len(spec.Overhead) > 0 && !apiequality.Semantic.DeepEqual(rc.Overhead.PodFixed, spec.Overhead) {
+			return a.forbidden(fmt.Errorf("pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"))
+		}
+		spec.Overhead = rc.Overhead.PodFixed.DeepCopy()
+	}
+	if s := rc.Scheduling; s != nil {
+		selector := spec.NodeSelector
+		if selector == nil {
+			selector = copyMap(s.NodeSelector)
+		} else {
+			for _, k := range sortedKeys(s.NodeSelector) {
+				if v, ok := selector[k]; ok && v != s.NodeSelector[k] {
+					return a.forbidden(fmt.Errorf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, s.NodeSelector[k], k, v))
+				}
+			}
+			selector = copyMap(selector)
+			for k, v := range s.NodeSelector {
+				selector[k] = v
+			}
+		}
+		spec.NodeSelector = selector
+		spec.Tolerations = MergeTolerations(spec.Tolerations, s.Tolerations)
+	}
+	return nil
+}
+
+// runtimeClassValidate is runtimeclass.RuntimeClass.Validate: the pod's overhead is the class's,
+// or there is none without a class overhead.
+func (a *admitter) runtimeClassValidate() error {
+	rc, err := a.runtimeClass()
+	if err != nil {
+		return err
+	}
+	if rc != nil && rc.Overhead != nil {
+		if !apiequality.Semantic.DeepEqual(rc.Overhead.PodFixed, a.pod.Spec.Overhead) {
+			return a.forbidden(fmt.Errorf("pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"))
+		}
+	} else if a.pod.Spec.Overhead != nil {
+		return a.forbidden(fmt.Errorf("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"))
+	}
+	return nil
+}
+
+// MergeTolerations is the API server's merge of a pod's tolerations with a RuntimeClass's
+// (pkg/util/tolerations.MergeTolerations): first's then second's, in order, leaving out each
+// toleration that one already kept, or a later different one, covers.
+func MergeTolerations(first, second []v1.Toleration) []v1.Toleration {
+	all := append(append([]v1.Toleration{}, first...), second...)
+	var merged []v1.Toleration
+next:
+	for i, t := range all {
+		for _, kept := range merged {
+			if covers(kept, t) {
+				continue next
+			}
+		}
+		for _, later := range all[i+1:] {
+			if !apiequality.Semantic.DeepEqual(&t, &later) && covers(later, t) {
+				continue next
+			}
+		}
+		merged = append(merged, t)
+	}
+	return merged
+}
+
+// covers reports whether toleration ss tolerates everything t does.
+func covers(ss, t v1.Toleration) bool {
+	if apiequality.Semantic.DeepEqual(&t, &ss) {
+		return true
+	}
+	if t.Key != ss.Key && (ss.Key != "" || ss.Operator != v1.TolerationOpExists) {
+		return false
+	}
+	if t.Effect != ss.Effect && ss.Effect != "" {
+		return false
+	}
+	if ss.Effect == v1.TaintEffectNoExecute && ss.TolerationSeconds != nil {
+		if t.TolerationSeconds == nil || *t.TolerationSeconds > *ss.TolerationSeconds {
+			return false
+		}
+	}
+	switch ss.Operator {
+	case v1.TolerationOpEqual, "":
+		return t.Operator == v1.TolerationOpEqual && t.Value == ss.Value
+	case v1.TolerationOpExists:
+		return true
+	default:
+		return false
+	}
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
