@@ -123,8 +123,11 @@ func exportedAPI(t *testing.T, dir string) []apiEntry {
 // the source, so a new one is covered without registering it: the test writes a small program
 // calling each of them by reflection into a temporary directory of the module and runs it.
 //
-// A method is called on a working receiver: the one its package's constructor returns where the
-// zero value is not ready to use (apiReceivers below), else a pointer to the zero value.
+// A method is called on the zero value of its receiver's type (a pointer to it, for a pointer
+// receiver), which must work or return an error. For the types whose constructor builds what the
+// zero value lacks (apiReceivers below), it is also called on the constructor's value, and on the
+// zero value once more with inputs that pass the first checks (a valid pod, a container, a request
+// for them, a path in a scratch directory), since a zero receiver must refuse those too.
 // context.Context parameters get context.Background(), since a nil context is a programming error
 // Go's own packages reject too. Host backends get in-memory stand-ins or fail on empty paths.
 func TestExportedAPIDoesNotPanic(t *testing.T) {
@@ -164,7 +167,8 @@ func apiProgram(t *testing.T, all []apiEntry) []byte {
 	}
 	sort.Strings(aliases)
 	var b bytes.Buffer
-	b.WriteString("package main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"reflect\"\n\t\"time\"\n\n")
+	b.WriteString("package main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"os\"\n\t\"reflect\"\n\t\"time\"\n\n")
+	b.WriteString("\tcorev1 \"k8s.io/api/core/v1\"\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n")
 	for _, a := range aliases {
 		fmt.Fprintf(&b, "\t%s %q\n", a, imports[a])
 	}
@@ -182,7 +186,8 @@ func apiProgram(t *testing.T, all []apiEntry) []byte {
 // apiHarness is the program's body. It refers to the packages by their generated aliases
 // (the directory with "/" as "_").
 const apiHarness = `
-// apiReceivers build a working receiver for the types whose zero value is not ready to use.
+// apiReceivers build a working receiver for the types whose constructor sets what the zero value
+// lacks; the zero value is called too.
 var apiReceivers = map[reflect.Type]func() any{
 	reflect.TypeFor[*configgen.Generator](): func() any {
 		gen, err := configgen_configgentest.NewNode().Generator()
@@ -210,27 +215,86 @@ var apiReceivers = map[reflect.Type]func() any{
 	reflect.TypeFor[*configgen_configgentest.Node](): func() any { return configgen_configgentest.NewNode() },
 }
 
+// receiverKind says which receiver a method is called on.
+type receiverKind int
+
+const (
+	working receiverKind = iota // the constructor's, for types in apiReceivers
+	zero                        // the zero value (a pointer to it, for pointer receivers)
+)
+
 func main() {
 	for _, e := range api {
 		fn := reflect.ValueOf(e.fn)
 		typ := fn.Type()
-		args := make([]reflect.Value, typ.NumIn())
-		for i := range args {
-			args[i] = arg(typ.In(i), i == 0 && e.method)
+		kinds := []receiverKind{working}
+		if e.method {
+			if _, ok := apiReceivers[typ.In(0)]; ok {
+				kinds = append(kinds, zero)
+			}
 		}
-		if msg := call(fn, args, typ.IsVariadic()); msg != "" {
-			fmt.Printf("%s: %s\n", e.name, msg)
+		for _, kind := range kinds {
+			args := make([]reflect.Value, typ.NumIn())
+			for i := range args {
+				args[i] = arg(typ.In(i), i == 0 && e.method, kind)
+			}
+			if msg := call(fn, args, typ.IsVariadic()); msg != "" {
+				fmt.Printf("%s%s: %s\n", e.name, [...]string{"", " on a zero receiver"}[kind], msg)
+			}
+			if kind != zero {
+				continue
+			}
+			// Zero arguments mostly stop at the first check; a zero receiver must also hold
+			// against inputs that get past it.
+			for i := 1; i < len(args); i++ {
+				if v, ok := sample(typ.In(i)); ok {
+					args[i] = v
+				}
+			}
+			if msg := call(fn, args, typ.IsVariadic()); msg != "" {
+				fmt.Printf("%s on a zero receiver with a valid pod: %s\n", e.name, msg)
+			}
 		}
 	}
+	_ = os.RemoveAll(scratchDir)
 	fmt.Printf("called %d functions\n", len(api))
 }
 
-func arg(typ reflect.Type, receiver bool) reflect.Value {
+// scratchDir is where the sample paths lead, removed when the program ends.
+var scratchDir = func() string {
+	dir, err := os.MkdirTemp("", "apinil")
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
+
+// sample returns a valid input of typ that a zero receiver must refuse or handle: a pod with a
+// container, a request for it, and paths inside a scratch directory.
+func sample(typ reflect.Type) (reflect.Value, bool) {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "pod", UID: "0b6e3d7a-uid"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "img"}}},
+	}
+	switch typ {
+	case reflect.TypeFor[*corev1.Pod]():
+		return reflect.ValueOf(pod), true
+	case reflect.TypeFor[*corev1.Container]():
+		return reflect.ValueOf(&pod.Spec.Containers[0]), true
+	case reflect.TypeFor[configgen.ContainerRequest]():
+		return reflect.ValueOf(configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.1"}}), true
+	case reflect.TypeFor[string]():
+		return reflect.ValueOf(scratchDir + "/x"), true
+	}
+	return reflect.Value{}, false
+}
+
+func arg(typ reflect.Type, receiver bool, kind receiverKind) reflect.Value {
 	if typ == reflect.TypeFor[context.Context]() {
 		return reflect.ValueOf(context.Background())
 	}
 	if receiver {
-		if make, ok := apiReceivers[typ]; ok {
+		if make, ok := apiReceivers[typ]; ok && kind == working {
 			return reflect.ValueOf(make())
 		}
 		if typ.Kind() == reflect.Pointer {

@@ -33,6 +33,9 @@ import (
 // Warnings go to Options.OnWarning.
 func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRequest) (*runtimeapi.ContainerConfig, func(), error) {
 	pod, container := req.Pod, req.Container
+	if err := g.built(); err != nil {
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+	}
 	if pod != nil && container != nil {
 		if err := checkContainerArgs(req); err != nil {
 			return nil, noop, err
@@ -221,6 +224,9 @@ func cdiDevices(names []string) []*runtimeapi.CDIDevice {
 // more than the highest <n>.log in its log directory, or 0 (kubelet's calcRestartCountByLogDir,
 // whose errors it only logs).
 func (g *Generator) RestartCountFromLogs(pod *v1.Pod, containerName string) (int, error) {
+	if err := g.built(); err != nil {
+		return 0, err
+	}
 	if pod == nil {
 		return 0, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}

@@ -35,7 +35,8 @@ var (
 	ErrInvalidOptions = errors.New("invalid options")
 )
 
-// Generator turns pods into CRI configs for one node. Build it with New. Its only mutable state
+// Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
+// Generator (or a nil one) return an ErrMissingDependency error and do nothing. Its only mutable state
 // is a cache of the service variables it built last, reused while the Services are unchanged,
 // a pool of scratch space, and the locks by which calls for the same pod take turns making (and,
 // on failure, removing) its data directories: it is safe for concurrent use, and two calls never
@@ -154,9 +155,24 @@ func New(opts Options) (*Generator, error) {
 	return g, nil
 }
 
+// errNotBuilt is what the methods of a Generator that New did not build return.
+var errNotBuilt = fmt.Errorf("%w: the Generator was not built by configgen.New", ErrMissingDependency)
+
+// built fails for a Generator that New did not build (a zero or nil one), which has no node
+// facts and no backends to act through.
+func (g *Generator) built() error {
+	if g == nil || g.files == nil {
+		return errNotBuilt
+	}
+	return nil
+}
+
 // PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The UID must be
 // a single safe path element.
 func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
+	if err := g.built(); err != nil {
+		return "", err
+	}
 	if err := checkPodUID(pod); err != nil {
 		return "", err
 	}

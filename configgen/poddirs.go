@@ -43,6 +43,9 @@ func (g *Generator) PodDataDirs(pod *v1.Pod) ([]string, error) {
 // volumes. A failure is an *Error (ReasonFailedToMakePodDataDirectories; ErrHost, with
 // ErrDependencyFailed as its category) naming the pod; kubelet's event text is kept.
 func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
+	if err := g.built(); err != nil {
+		return asError(err, ReasonFailedToMakePodDataDirectories, pod, nil)
+	}
 	return asError(g.makePodDataDirs(pod), ReasonFailedToMakePodDataDirectories, pod, nil)
 }
 

@@ -23,6 +23,9 @@ const podLogsDirMode = 0o755
 // anything is made. A host failure is an *Error (ReasonFailedCreatePodSandBox; ErrHost, with
 // ErrDependencyFailed as its category) with kubelet's text.
 func (g *Generator) MakePodLogsDirectory(pod *v1.Pod) (string, error) {
+	if err := g.built(); err != nil {
+		return "", asError(err, ReasonFailedCreatePodSandBox, pod, nil)
+	}
 	dir, err := g.makePodLogsDirectory(pod)
 	return dir, asError(err, ReasonFailedCreatePodSandBox, pod, nil)
 }

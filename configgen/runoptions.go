@@ -55,6 +55,9 @@ type RunContainerOptions struct {
 // (mounts.Subpather.CleanSubPaths). Errors are *Error, as GenerateContainerConfig's.
 func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, func(), error) {
 	pod, container := req.Pod, req.Container
+	if err := g.built(); err != nil {
+		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+	}
 	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false, nil)
 	if err != nil {
 		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)

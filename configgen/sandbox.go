@@ -20,6 +20,9 @@ import (
 // Errors are *Error with ReasonFailedCreatePodSandBox. Warnings (DNS fallbacks, duplicate ports) go to Options.OnWarning with a nil container; a
 // port's warning names its container in Warning.Container.
 func (g *Generator) GeneratePodSandboxConfig(ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error) {
+	if err := g.built(); err != nil {
+		return nil, asError(err, ReasonFailedCreatePodSandBox, pod, nil)
+	}
 	cfg, err := g.podSandboxConfig(ctx, pod, attempt)
 	if err != nil {
 		return nil, asError(err, ReasonFailedCreatePodSandBox, pod, nil)

@@ -1,6 +1,7 @@
 package hostfstest
 
 import (
+	"errors"
 	"io/fs"
 	"sync/atomic"
 
@@ -54,15 +55,28 @@ type Funcs struct {
 
 // Interceptor is an FS that routes each call through Funcs. It counts calls so a test can check
 // that nothing was attempted after an error. It is safe for concurrent use if the Funcs are.
+// Build it with Wrap: a zero Interceptor wraps no FS, and every call it forwards fails with
+// ErrNoFS.
 type Interceptor struct {
 	fsys  FS
 	funcs Funcs
 	calls atomic.Int64
 }
 
-// Wrap returns an Interceptor over fsys.
+// ErrNoFS is the error of every call an Interceptor that wraps no FS forwards.
+var ErrNoFS = errors.New("hostfstest: the Interceptor wraps no FS (build it with Wrap)")
+
+// Wrap returns an Interceptor over fsys. A nil fsys makes every forwarded call fail with ErrNoFS.
 func Wrap(fsys FS, funcs Funcs) *Interceptor {
 	return &Interceptor{fsys: fsys, funcs: funcs}
+}
+
+// inner is the wrapped FS, or noFS for a zero Interceptor.
+func (i *Interceptor) inner() FS {
+	if i.fsys == nil {
+		return noFS{}
+	}
+	return i.fsys
 }
 
 // Calls returns how many methods have been called so far.
@@ -72,115 +86,134 @@ func (i *Interceptor) Calls() int { return int(i.calls.Load()) }
 func (i *Interceptor) MkdirAll(path string, perm fs.FileMode) error {
 	i.calls.Add(1)
 	if i.funcs.MkdirAll != nil {
-		return i.funcs.MkdirAll(i.fsys, path, perm)
+		return i.funcs.MkdirAll(i.inner(), path, perm)
 	}
-	return i.fsys.MkdirAll(path, perm)
+	return i.inner().MkdirAll(path, perm)
 }
 
 // WriteFile calls Funcs.WriteFile or the wrapped FS.
 func (i *Interceptor) WriteFile(path string, data []byte, perm fs.FileMode) error {
 	i.calls.Add(1)
 	if i.funcs.WriteFile != nil {
-		return i.funcs.WriteFile(i.fsys, path, data, perm)
+		return i.funcs.WriteFile(i.inner(), path, data, perm)
 	}
-	return i.fsys.WriteFile(path, data, perm)
+	return i.inner().WriteFile(path, data, perm)
 }
 
 // Create calls Funcs.Create or the wrapped FS.
 func (i *Interceptor) Create(path string) error {
 	i.calls.Add(1)
 	if i.funcs.Create != nil {
-		return i.funcs.Create(i.fsys, path)
+		return i.funcs.Create(i.inner(), path)
 	}
-	return i.fsys.Create(path)
+	return i.inner().Create(path)
 }
 
 // Chmod calls Funcs.Chmod or the wrapped FS.
 func (i *Interceptor) Chmod(path string, perm fs.FileMode) error {
 	i.calls.Add(1)
 	if i.funcs.Chmod != nil {
-		return i.funcs.Chmod(i.fsys, path, perm)
+		return i.funcs.Chmod(i.inner(), path, perm)
 	}
-	return i.fsys.Chmod(path, perm)
+	return i.inner().Chmod(path, perm)
 }
 
 // ReadFile calls Funcs.ReadFile or the wrapped FS.
 func (i *Interceptor) ReadFile(path string) ([]byte, error) {
 	i.calls.Add(1)
 	if i.funcs.ReadFile != nil {
-		return i.funcs.ReadFile(i.fsys, path)
+		return i.funcs.ReadFile(i.inner(), path)
 	}
-	return i.fsys.ReadFile(path)
+	return i.inner().ReadFile(path)
 }
 
 // Open calls Funcs.Open or the wrapped FS.
 func (i *Interceptor) Open(path string) (fs.File, error) {
 	i.calls.Add(1)
 	if i.funcs.Open != nil {
-		return i.funcs.Open(i.fsys, path)
+		return i.funcs.Open(i.inner(), path)
 	}
-	return i.fsys.Open(path)
+	return i.inner().Open(path)
 }
 
 // OpenBeneath calls Funcs.OpenBeneath or the wrapped FS, whose guarantee it keeps.
 func (i *Interceptor) OpenBeneath(root, path string) (fs.File, error) {
 	i.calls.Add(1)
 	if i.funcs.OpenBeneath != nil {
-		return i.funcs.OpenBeneath(i.fsys, root, path)
+		return i.funcs.OpenBeneath(i.inner(), root, path)
 	}
-	return i.fsys.OpenBeneath(root, path)
+	return i.inner().OpenBeneath(root, path)
 }
 
 // Stat calls Funcs.Stat or the wrapped FS.
 func (i *Interceptor) Stat(path string) (fs.FileInfo, error) {
 	i.calls.Add(1)
 	if i.funcs.Stat != nil {
-		return i.funcs.Stat(i.fsys, path)
+		return i.funcs.Stat(i.inner(), path)
 	}
-	return i.fsys.Stat(path)
+	return i.inner().Stat(path)
 }
 
 // Lstat calls Funcs.Lstat or the wrapped FS.
 func (i *Interceptor) Lstat(path string) (fs.FileInfo, error) {
 	i.calls.Add(1)
 	if i.funcs.Lstat != nil {
-		return i.funcs.Lstat(i.fsys, path)
+		return i.funcs.Lstat(i.inner(), path)
 	}
-	return i.fsys.Lstat(path)
+	return i.inner().Lstat(path)
 }
 
 // Readlink calls Funcs.Readlink or the wrapped FS.
 func (i *Interceptor) Readlink(path string) (string, error) {
 	i.calls.Add(1)
 	if i.funcs.Readlink != nil {
-		return i.funcs.Readlink(i.fsys, path)
+		return i.funcs.Readlink(i.inner(), path)
 	}
-	return i.fsys.Readlink(path)
+	return i.inner().Readlink(path)
 }
 
 // ReadDir calls Funcs.ReadDir or the wrapped FS.
 func (i *Interceptor) ReadDir(path string) ([]fs.DirEntry, error) {
 	i.calls.Add(1)
 	if i.funcs.ReadDir != nil {
-		return i.funcs.ReadDir(i.fsys, path)
+		return i.funcs.ReadDir(i.inner(), path)
 	}
-	return i.fsys.ReadDir(path)
+	return i.inner().ReadDir(path)
 }
 
 // Symlink calls Funcs.Symlink or the wrapped FS.
 func (i *Interceptor) Symlink(oldname, newname string) error {
 	i.calls.Add(1)
 	if i.funcs.Symlink != nil {
-		return i.funcs.Symlink(i.fsys, oldname, newname)
+		return i.funcs.Symlink(i.inner(), oldname, newname)
 	}
-	return i.fsys.Symlink(oldname, newname)
+	return i.inner().Symlink(oldname, newname)
 }
 
 // Remove calls Funcs.Remove or the wrapped FS.
 func (i *Interceptor) Remove(path string) error {
 	i.calls.Add(1)
 	if i.funcs.Remove != nil {
-		return i.funcs.Remove(i.fsys, path)
+		return i.funcs.Remove(i.inner(), path)
 	}
-	return i.fsys.Remove(path)
+	return i.inner().Remove(path)
 }
+
+// noFS is the FS of an Interceptor that wraps none: every call fails with ErrNoFS.
+type noFS struct{}
+
+func fail(op, path string) error { return &fs.PathError{Op: op, Path: path, Err: ErrNoFS} }
+
+func (noFS) MkdirAll(path string, _ fs.FileMode) error            { return fail("mkdir", path) }
+func (noFS) WriteFile(path string, _ []byte, _ fs.FileMode) error { return fail("write", path) }
+func (noFS) Create(path string) error                             { return fail("create", path) }
+func (noFS) Chmod(path string, _ fs.FileMode) error               { return fail("chmod", path) }
+func (noFS) ReadFile(path string) ([]byte, error)                 { return nil, fail("read", path) }
+func (noFS) Open(path string) (fs.File, error)                    { return nil, fail("open", path) }
+func (noFS) OpenBeneath(_, path string) (fs.File, error)          { return nil, fail("open", path) }
+func (noFS) Stat(path string) (fs.FileInfo, error)                { return nil, fail("stat", path) }
+func (noFS) Lstat(path string) (fs.FileInfo, error)               { return nil, fail("lstat", path) }
+func (noFS) Readlink(path string) (string, error)                 { return "", fail("readlink", path) }
+func (noFS) ReadDir(path string) ([]fs.DirEntry, error)           { return nil, fail("readdirent", path) }
+func (noFS) Symlink(_, newname string) error                      { return fail("symlink", newname) }
+func (noFS) Remove(path string) error                             { return fail("remove", path) }

@@ -28,6 +28,10 @@ func TestInterceptor(t *testing.T) {
 		Readlink:  func(hostfstest.FS, string) (string, error) { return "", errInjected },
 		ReadDir:   func(hostfstest.FS, string) ([]fs.DirEntry, error) { return nil, errInjected },
 		Symlink:   func(hostfstest.FS, string, string) error { return errInjected },
+		Remove:    func(hostfstest.FS, string) error { return errInjected },
+		OpenBeneath: func(hostfstest.FS, string, string) (fs.File, error) {
+			return nil, errInjected
+		},
 	}
 	calls := []struct {
 		name string
@@ -50,6 +54,14 @@ func TestInterceptor(t *testing.T) {
 		{"Readlink", func(f hostfstest.FS) error { _, err := f.Readlink("/d/l"); return err }},
 		{"ReadDir", func(f hostfstest.FS) error { _, err := f.ReadDir("/d"); return err }},
 		{"Symlink", func(f hostfstest.FS) error { return f.Symlink("f", "/d/l2") }},
+		{"Remove", func(f hostfstest.FS) error { return f.Remove("/d/l") }},
+		{"OpenBeneath", func(f hostfstest.FS) error {
+			file, err := f.OpenBeneath("/d", "f")
+			if err == nil {
+				file.Close()
+			}
+			return err
+		}},
 	}
 	for _, c := range calls {
 		t.Run(c.name+" calls through when not replaced", func(t *testing.T) {
@@ -64,6 +76,11 @@ func TestInterceptor(t *testing.T) {
 		t.Run(c.name+" returns the injected error when replaced", func(t *testing.T) {
 			w := hostfstest.Wrap(hostfs.NewMemory(), fail)
 			require.ErrorIs(t, c.call(w), errInjected)
+			assert.Equal(t, 1, w.Calls())
+		})
+		t.Run(c.name+" on a zero Interceptor fails with ErrNoFS", func(t *testing.T) {
+			var w hostfstest.Interceptor
+			require.ErrorIs(t, c.call(&w), hostfstest.ErrNoFS)
 			assert.Equal(t, 1, w.Calls())
 		})
 	}
