@@ -54,22 +54,14 @@ type containerResult struct {
 
 // render reads the inputs and renders every pod.
 func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
-	inputs := make([]manifest.Input, 0, len(cfg.files))
-	names, err := expandDirs(cfg.files)
+	sources, dirWarnings, err := listSources(cfg.files)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range names {
-		if name == "-" {
-			inputs = append(inputs, manifest.Input{Name: "stdin", Reader: stdin})
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		inputs = append(inputs, manifest.Input{Name: name, Reader: f})
+	inputs, closeInputs, err := openSources(sources, stdin)
+	defer closeInputs()
+	if err != nil {
+		return nil, err
 	}
 	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults}
 	if cfg.ordinal >= 0 {
@@ -85,7 +77,7 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 			return nil, fmt.Errorf("--resolv-conf: %w", err)
 		}
 	}
-	out := &result{Warnings: bundle.Warnings}
+	out := &result{Warnings: append(dirWarnings, bundle.Warnings...)}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
 	if bundle.Node == nil {
 		r.objects = append(r.objects, assumedNode(r.nodeIPs()))
@@ -106,37 +98,6 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	}
 	if len(bundle.Pods) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
-	}
-	return out, nil
-}
-
-// expandDirs replaces each directory among names with its .yaml, .yml and .json files, in name
-// order, as kubectl -f does (not recursively).
-func expandDirs(names []string) ([]string, error) {
-	var out []string
-	for _, name := range names {
-		fi, err := os.Stat(name)
-		if name == "-" || err != nil || !fi.IsDir() {
-			out = append(out, name) // a missing file fails when it is opened, naming it
-			continue
-		}
-		entries, err := os.ReadDir(name)
-		if err != nil {
-			return nil, err
-		}
-		found := false
-		for _, e := range entries {
-			switch filepath.Ext(e.Name()) {
-			case ".yaml", ".yml", ".json":
-				if !e.IsDir() {
-					out = append(out, filepath.Join(name, e.Name()))
-					found = true
-				}
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("%s: no .yaml, .yml or .json file in the directory", name)
-		}
 	}
 	return out, nil
 }
