@@ -108,7 +108,7 @@ func TestExitStatuses(t *testing.T) {
 		{"an unknown command is a usage error", []string{"draw"}, "", exitUsage, "", `unknown command "draw"`},
 		{"render without input is a usage error", []string{"render"}, "", exitUsage, "", "no input"},
 		{"an unknown flag is a usage error", []string{"render", "--nope", file}, "", exitUsage, "", "flag provided but not defined: -nope"},
-		{"an unknown output format is a usage error", []string{"render", "-o", "xml", file}, "", exitUsage, "", `-o "xml": want json, yaml or table`},
+		{"an unknown output format is a usage error", []string{"render", "-o", "xml", file}, "", exitUsage, "", `-o "xml": want json, yaml, table or crictl`},
 		{"--replicas 0 is a usage error", []string{"render", "--replicas", "0", file}, "", exitUsage, "", "--replicas 0"},
 		{"an --ordinal that is no number is a usage error", []string{"render", "--ordinal", "x", file}, "", exitUsage, "", `invalid value "x" for flag -ordinal`},
 		{"a negative --ordinal is a usage error", []string{"render", "--ordinal", "-3", file}, "", exitUsage, "", "--ordinal -3"},

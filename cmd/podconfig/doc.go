@@ -18,6 +18,13 @@
 // names and every field shown, defaults included), or -o yaml, or -o table, a summary per
 // container. Run "podconfig render -h" for the flags.
 //
+// -o crictl --output-directory DIR writes, per pod, DIR/<namespace>_<name>/pod-config.json and
+// container-<name>.json, the files "crictl runp" and "crictl create" take (encoding/json of the CRI
+// Go types, as crictl decodes them), and a README.md of the commands that run the pod; the host
+// files the configs mount (etc-hosts, termination-message files, volume directories) are written
+// below DIR/kubelet and the pod's log directory below DIR/pods, so a node's runtime can run the pod
+// with crictl alone.
+//
 // Exit status: 0 on success (also for -h), 2 for a usage error, 1 for any other error, reported
 // as one line on standard error naming the document and the problem.
 package main

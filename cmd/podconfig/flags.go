@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 type renderConfig struct {
 	files         []string
 	output        string
+	outputDir     string
 	replicas      int
 	ordinal       int // -1: not set
 	applyDefaults bool
@@ -26,6 +29,7 @@ type renderConfig struct {
 	clusterDomain string
 	resolvConf    string
 	cgroupDriver  string
+	cgroupRoot    string
 	cgroupVersion int
 	featureGates  gatesFlag
 }
@@ -33,8 +37,9 @@ type renderConfig struct {
 func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	cfg := &renderConfig{featureGates: gatesFlag{gates: configgen.DefaultFeatureGates()}}
 	fs := flag.NewFlagSet("podconfig render", flag.ContinueOnError)
-	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml or table")
-	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml or table (same as -o)")
+	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml, table or crictl (files for crictl runp and create, written below --output-directory)")
+	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml, table or crictl (same as -o)")
+	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/)")
 	fs.IntVar(&cfg.replicas, "replicas", 1, "how many pods to render per workload, from the first (capped by the workload's own count)")
 	cfg.ordinal = -1
 	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")
@@ -47,6 +52,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.StringVar(&cfg.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")
 	fs.StringVar(&cfg.resolvConf, "resolv-conf", "", "kubelet's --resolv-conf: the file read for dnsPolicy Default and host-network pods (default none)")
 	fs.StringVar(&cfg.cgroupDriver, "cgroup-driver", "cgroupfs", "kubelet's --cgroup-driver: cgroupfs or systemd")
+	fs.StringVar(&cfg.cgroupRoot, "cgroup-root", "", "kubelet's --cgroup-root: pods' cgroups go below <root>/kubepods (default /)")
 	fs.IntVar(&cfg.cgroupVersion, "cgroup-version", 2, "the node's cgroup version: 1 or 2")
 	fs.Var(&cfg.featureGates, "feature-gates", "kubelet feature gates, Name=true|false,... (known: "+strings.Join(gateNames(), ", ")+")")
 	fs.Usage = func() {
@@ -79,8 +85,24 @@ error naming the document and the problem).
 func (c *renderConfig) validate() error {
 	switch c.output {
 	case "json", "yaml", "table":
+		if c.outputDir != "" {
+			return usageError{fmt.Sprintf("--output-directory is for -o crictl, not -o %s", c.output)}
+		}
+	case "crictl":
+		if c.outputDir == "" {
+			return usageError{"-o crictl writes files: name their directory with --output-directory"}
+		}
+		// The configs name host paths below it: they must not depend on the working directory.
+		dir, err := filepath.Abs(c.outputDir)
+		if err != nil {
+			return usageError{fmt.Sprintf("--output-directory %q: %v", c.outputDir, err)}
+		}
+		c.outputDir = dir
 	default:
-		return usageError{fmt.Sprintf("-o %q: want json, yaml or table", c.output)}
+		return usageError{fmt.Sprintf("-o %q: want json, yaml, table or crictl", c.output)}
+	}
+	if c.cgroupRoot != "" && !path.IsAbs(c.cgroupRoot) {
+		return usageError{fmt.Sprintf("--cgroup-root %q: want an absolute path", c.cgroupRoot)}
 	}
 	if len(c.files) == 0 {
 		return usageError{"no input: name files, or - for standard input"}

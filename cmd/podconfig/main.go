@@ -84,7 +84,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range out.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
 	}
-	if err := write(stdout, cfg.output, out); err != nil {
+	if cfg.output == "crictl" {
+		err = writeCrictl(stdout, cfg.outputDir, out)
+	} else {
+		err = write(stdout, cfg.output, out)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 		return exitError
 	}

@@ -39,6 +39,8 @@ type podResult struct {
 	Sandbox  *runtimeapi.PodSandboxConfig
 	Items    []containerResult
 	Warnings []configgen.Warning
+	// crictl is set with -o crictl: what writing the pod's host files needs.
+	crictl *crictlPod
 }
 
 // containerResult is one container's config.
@@ -193,6 +195,11 @@ func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)
 	o.ClusterDomain = r.cfg.clusterDomain
 	o.ResolvConf = r.resolvConf
 	o.Cgroups.Driver = configgen.CgroupDriver(r.cfg.cgroupDriver)
+	o.Cgroups.Root = r.cfg.cgroupRoot
+	if r.cfg.output == "crictl" {
+		o.RootDir = filepath.Join(r.cfg.outputDir, crictlRootDir)
+		o.PodLogsDir = filepath.Join(r.cfg.outputDir, crictlPodLogsDir)
+	}
 	gates := r.cfg.featureGates.gates
 	o.FeatureGates = &gates
 	o.Resources.Node.CgroupV2 = r.cfg.cgroupVersion == 2
@@ -282,6 +289,16 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	}
 	volumes := node.Volumes(pod)
 	podIPs := r.podIPs(i, pod)
+	if r.cfg.output == "crictl" {
+		// The runtime writes the containers' logs there; kubelet makes it before RunPodSandbox.
+		if _, err := gen.MakePodLogsDirectory(pod); err != nil {
+			return nil, fmt.Errorf("%s: %w", podName, err)
+		}
+		out.crictl = &crictlPod{
+			files: node.Files, paths: node.HostUtils, binds: map[string]string{},
+			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
+		}
+	}
 	for _, e := range containersOf(pod) {
 		if r.cfg.container != "" && e.c.Name != r.cfg.container {
 			continue
@@ -299,6 +316,11 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it in a RenderContext document (imageUsers)", podName, c.Name, err, c.Image)
 			}
 			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
+		}
+		if out.crictl != nil {
+			for target, source := range node.Subpather.Binds() {
+				out.crictl.binds[target] = source
+			}
 		}
 		cleanup()
 		cr := containerResult{
