@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/podconfig/podconfig/internal/terminal"
 )
 
 // Exit statuses, as kubectl uses them.
@@ -116,7 +118,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// oneLine keeps an error on one line of standard error.
+// oneLine keeps an error on one line of standard error, with the control characters that
+// manifest strings may carry escaped, so that what a terminal shows is what the error says.
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	return terminal.Escape(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " "))
 }

@@ -13,6 +13,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/internal/terminal"
 )
 
 // protoJSON is protobuf's JSON mapping with enum names, lowerCamelCase names and every scalar,
@@ -134,7 +135,7 @@ func writeTable(w io.Writer, res *result) error {
 			fmt.Fprintln(tw)
 		}
 		sb := p.Sandbox
-		fmt.Fprintf(tw, "POD %s/%s\t%s\n", p.Pod.Namespace, p.Pod.Name, p.Source)
+		fmt.Fprintf(tw, "POD %s\t%s\n", terminal.Escape(p.Pod.Namespace+"/"+p.Pod.Name), terminal.Escape(p.Source))
 		row(tw, "qos", string(p.QOSClass))
 		row(tw, "hostname", orNone(sb.GetHostname()))
 		if d := sb.GetDnsConfig(); d != nil {
@@ -154,7 +155,7 @@ func writeTable(w io.Writer, res *result) error {
 		}
 	}
 	for _, wr := range res.Warnings {
-		fmt.Fprintf(tw, "WARNING\t%s\n", wr)
+		fmt.Fprintf(tw, "WARNING\t%s\n", terminal.Escape(wr))
 	}
 	return tw.Flush()
 }
@@ -163,7 +164,7 @@ func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
 	cfg := c.Config
 	sc := cfg.GetLinux().GetSecurityContext()
 	res := cfg.GetLinux().GetResources()
-	fmt.Fprintf(tw, "  CONTAINER %s\t%s, image %s\n", c.Name, c.Type, cfg.GetImage().GetUserSpecifiedImage())
+	fmt.Fprintf(tw, "  CONTAINER %s\t%s\n", terminal.Escape(c.Name), terminal.Escape(c.Type+", image "+cfg.GetImage().GetUserSpecifiedImage()))
 	user := "image's user"
 	switch {
 	case sc.GetRunAsUser() != nil:
@@ -209,8 +210,11 @@ func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
 	}
 }
 
+// row prints one line of the table. The value may hold manifest strings: its control characters
+// are escaped, so that a tab, a newline or a terminal escape sequence cannot lay out rows of its
+// own or rewrite what was printed before.
 func row(tw io.Writer, name, value string) {
-	fmt.Fprintf(tw, "  %s\t%s\n", name, value)
+	fmt.Fprintf(tw, "  %s\t%s\n", name, terminal.Escape(value))
 }
 
 func orNone(s string) string {

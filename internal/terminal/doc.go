@@ -1,0 +1,2 @@
+// Package terminal makes text from untrusted input safe to print for a person.
+package terminal
