@@ -20,6 +20,9 @@ var (
 	// ErrUnexpectedFile is returned when a path element is a symlink that appeared after the path
 	// was resolved, or a file that is not a directory where a directory is needed.
 	ErrUnexpectedFile = errors.New("unexpected file type in path")
+	// ErrMountPoint is returned by RemoveAllOneFilesystem and CleanupPodDir when they stop at
+	// something still mounted, which they never remove or walk into.
+	ErrMountPoint = errors.New("path is a mount point")
 )
 
 // kindError is the shared error type: kubelet's text, a category and a cause.

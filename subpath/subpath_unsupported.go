@@ -40,3 +40,13 @@ func (*Linux) CleanSubPaths(podDir, volumeName string) error {
 func (*Linux) SetUpLocalVolume(v LocalVolume) ([]string, error) {
 	return nil, ErrNotSupported
 }
+
+// RemoveAllOneFilesystem fails with ErrNotSupported on this operating system.
+func (*Linux) RemoveAllOneFilesystem(path string) error {
+	return ErrNotSupported
+}
+
+// CleanupPodDir fails with ErrNotSupported on this operating system.
+func (*Linux) CleanupPodDir(podDir string) error {
+	return ErrNotSupported
+}

@@ -6,6 +6,5 @@ import "errors"
 
 var errNotLinux = errors.New("minikubelet runs on Linux only")
 
-func mountTmpfs(string, int64) error       { return errNotLinux }
-func unmount(string) error                 { return errNotLinux }
-func mountsBelow(string) ([]string, error) { return nil, errNotLinux }
+func mountTmpfs(string, int64) error { return errNotLinux }
+func unmount(string) error           { return errNotLinux }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
@@ -15,8 +14,10 @@ import (
 // teardown undoes everything the pod's run made, in reverse: containers, the sandbox (also one
 // whose RunPodSandbox failed half-way, found by the pod's UID label), subPath bind mounts, volumes,
 // and the pod's data and log directories. It carries on past errors and returns them all. The
-// pod directory is removed only once nothing is mounted below it, so a mount that could not be
-// undone never exposes what it points at to the removal.
+// pod directory is removed only when everything before succeeded, and then with
+// subpath.CleanupPodDir, which walks it through descriptors without following symlinks and stops
+// at anything still mounted, so a mount that could not be undone never exposes what it points at
+// to the removal, even when the root directory is reached through a symlink.
 func (r *podRun) teardown(ctx context.Context) error {
 	var errs []error
 	rt := r.n.cfg.Runtime
@@ -53,22 +54,22 @@ func (r *podRun) teardown(ctx context.Context) error {
 		}
 	}
 	for _, d := range r.volumeDirs {
-		if d.tmpfs {
-			if err := unmount(d.path); err != nil {
-				errs = append(errs, err)
-			}
+		if err := r.tearDownVolumeDir(d); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if r.podDir != "" {
-		if left, err := mountsBelow(r.podDir); err != nil || len(left) > 0 {
-			errs = append(errs, fmt.Errorf("pod directory %s kept: mounts left below it: %v %v", r.podDir, left, err))
-		} else if err := os.RemoveAll(r.podDir); err != nil {
+		if len(errs) > 0 {
+			// Something may still be mounted or running: kubelet leaves such a pod's directory for
+			// a later cleanup, and so does this node.
+			errs = append(errs, fmt.Errorf("pod directory %s kept", r.podDir))
+		} else if err := r.n.sub.CleanupPodDir(r.podDir); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	// The log directory's names were checked when the sandbox's config was generated.
 	if r.sandbox != nil {
-		if err := os.RemoveAll(r.sandbox.LogDirectory); err != nil {
+		if err := r.n.sub.RemoveAllOneFilesystem(r.sandbox.LogDirectory); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -123,4 +124,17 @@ func (r *podRun) removeSandboxes(ctx context.Context) []error {
 		}
 	}
 	return errs
+}
+
+// tearDownVolumeDir undoes a volume plugin's directory: a memory-backed one is unmounted, then
+// what is left is removed entry by entry without crossing a mount or following a symlink the
+// pod's containers may have planted (kubelet's emptyDir TearDown removes the directory with
+// os.RemoveAll).
+func (r *podRun) tearDownVolumeDir(d volumeDir) error {
+	if d.tmpfs {
+		if err := unmount(d.path); err != nil {
+			return err
+		}
+	}
+	return r.n.sub.RemoveAllOneFilesystem(d.path)
 }

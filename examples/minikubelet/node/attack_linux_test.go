@@ -1,0 +1,122 @@
+package node
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+	"google.golang.org/grpc"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/subpath"
+)
+
+// The attack tests run the node's own host code (teardown, termination messages, volumes) as
+// root against the real Linux backends, with a CRI runtime that has nothing to stop, and check
+// that the mount table is as before.
+
+func requireRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: the attack tests mount and need root (run the tests as root, as CI does)")
+	}
+}
+
+// attackRoot returns a fresh directory and, when the test ends, detaches anything left mounted
+// below it (reporting it) and requires /proc/self/mountinfo to be as it was.
+func attackRoot(t *testing.T) string {
+	t.Helper()
+	before := mountTable(t, "")
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		var left []string
+		for _, line := range mountTable(t, "") {
+			if mp := strings.Fields(line)[4]; strings.HasPrefix(mp+"/", dir+"/") {
+				left = append(left, mp)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.StringSlice(left)))
+		for _, mp := range left {
+			_ = unix.Unmount(mp, unix.MNT_DETACH)
+		}
+		assert.Empty(t, left, "mounts left behind")
+		assert.Equal(t, before, mountTable(t, dir), "/proc/self/mountinfo changed")
+	})
+	return dir
+}
+
+// mountTable is /proc/self/mountinfo without the mount ids, sorted; mounts below the system temp
+// dir other than those below own are left out (other tests' on a shared host).
+func mountTable(t *testing.T, own string) []string {
+	t.Helper()
+	f, err := os.Open("/proc/self/mountinfo")
+	require.NoError(t, err)
+	defer f.Close()
+	tmp := filepath.Clean(os.TempDir()) + "/"
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if strings.HasPrefix(fields[4], tmp) && (own == "" || !strings.HasPrefix(fields[4]+"/", own+"/")) {
+			continue
+		}
+		lines = append(lines, strings.Join(fields[2:], " "))
+	}
+	require.NoError(t, sc.Err())
+	sort.Strings(lines)
+	return lines
+}
+
+// idleRuntime is a CRI runtime with no sandboxes and no containers.
+type idleRuntime struct {
+	runtimeapi.RuntimeServiceClient
+}
+
+func (idleRuntime) ListPodSandbox(context.Context, *runtimeapi.ListPodSandboxRequest, ...grpc.CallOption) (*runtimeapi.ListPodSandboxResponse, error) {
+	return &runtimeapi.ListPodSandboxResponse{}, nil
+}
+
+// busyMounter is a host whose process holds every mount: unmounting fails with EBUSY.
+type busyMounter struct{}
+
+func (busyMounter) IsMountPoint(file string) (bool, error) { return true, nil }
+func (busyMounter) Unmount(target string) error {
+	return &os.PathError{Op: "umount", Path: target, Err: unix.EBUSY}
+}
+
+func TestAttackTeardownThroughSymlinkedRootKeepsHostFiles(t *testing.T) {
+	// Finding: with -root-dir behind a symlink, a subPath bind of a hostPath volume that could not
+	// be unmounted (EBUSY) was walked by the pod directory's removal, deleting the host's files.
+	requireRoot(t)
+	root := attackRoot(t)
+	realRoot, linkedRoot, host := filepath.Join(root, "data", "kubelet"), filepath.Join(root, "kubelet"), filepath.Join(root, "host")
+	require.NoError(t, os.MkdirAll(realRoot, 0o755))
+	require.NoError(t, os.Symlink(realRoot, linkedRoot))
+	require.NoError(t, os.MkdirAll(host, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(host, "precious"), []byte("host data"), 0o644))
+
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: "uid-1"},
+		Spec: v1.PodSpec{Volumes: []v1.Volume{{Name: "host", VolumeSource: v1.VolumeSource{HostPath: &v1.HostPathVolumeSource{Path: host}}}}}}
+	podDir := filepath.Join(linkedRoot, "pods", string(pod.UID))
+	target := filepath.Join(podDir, "volume-subpaths", "host", "app", "0")
+	require.NoError(t, os.MkdirAll(target, 0o750))
+	require.NoError(t, unix.Mount(host, target, "", unix.MS_BIND, ""))
+	t.Cleanup(func() { _ = unix.Unmount(target, unix.MNT_DETACH) })
+
+	r := &podRun{n: &Node{cfg: Config{Runtime: idleRuntime{}}, sub: subpath.New(subpath.WithMounter(busyMounter{}))}, pod: pod, podDir: podDir}
+	err := r.teardown(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pod directory "+podDir+" kept")
+	assert.FileExists(t, filepath.Join(host, "precious"), "the hostPath volume's files survive")
+	assert.DirExists(t, podDir)
+}
