@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -119,4 +120,44 @@ func TestAttackTeardownThroughSymlinkedRootKeepsHostFiles(t *testing.T) {
 	assert.Contains(t, err.Error(), "pod directory "+podDir+" kept")
 	assert.FileExists(t, filepath.Join(host, "precious"), "the hostPath volume's files survive")
 	assert.DirExists(t, podDir)
+}
+
+// within fails the test if fn does not return in time: a FIFO opened for reading would hang.
+func within(t *testing.T, d time.Duration, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("did not return within %v", d)
+	}
+}
+
+func TestAttackTerminationMessageFromSpecialFiles(t *testing.T) {
+	// Finding: a container that mounts a FIFO or a device at its termination-message path made
+	// the node block forever in open, or read the device without end.
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, unix.Mkfifo(fifo, 0o644))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink("/etc/hostname", link))
+	c := &v1.Container{TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: v1.TerminationMessageFallbackToLogsOnError}
+	for _, tc := range []struct{ name, hostPath string }{
+		{"a FIFO is not opened", fifo},
+		{"a character device is not read", "/dev/zero"},
+		{"a symlink is not followed", link},
+		{"a directory is not read", dir},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &runtimeapi.ContainerStatus{ExitCode: 1, Mounts: []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: tc.hostPath}}}
+			var msg string
+			within(t, 5*time.Second, func() { msg = terminationMessage(st, c, "log line\n") })
+			assert.True(t, strings.HasPrefix(msg, "Error on reading termination log "+tc.hostPath+": "), "got %q", msg)
+			assert.Contains(t, msg, "not a regular file")
+		})
+	}
 }

@@ -1,0 +1,52 @@
+package logs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// ReadAtMost returns at most the last max bytes of the regular file at path and whether the
+// file was longer (kubelet: tail.ReadAtMost). An empty file gives nothing.
+//
+// Unlike kubelet's, it never opens anything but a regular file for reading and never blocks:
+// path is first opened with O_PATH|O_NOFOLLOW, which neither follows a final symlink nor opens a
+// FIFO or a device, and only if that is a regular file is it opened for reading, through its
+// descriptor, with O_NONBLOCK. A symlink, FIFO, device, socket or directory is an error matching
+// ErrNotRegularFile. It reads at most max bytes whatever the file's size says or becomes while
+// reading, so it allocates at most max bytes.
+func ReadAtMost(path string, max int64) ([]byte, bool, error) {
+	pathFD, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer func() { _ = unix.Close(pathFD) }()
+	var st unix.Stat_t
+	if err := unix.Fstat(pathFD, &st); err != nil {
+		return nil, false, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, false, fmt.Errorf("%s: %w", path, ErrNotRegularFile)
+	}
+	if st.Size == 0 || max <= 0 {
+		return nil, false, nil
+	}
+	// Reopening the O_PATH descriptor through /proc opens the very file checked above.
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pathFD), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer func() { _ = f.Close() }()
+	size := st.Size
+	n := min(size, max)
+	buf := make([]byte, n)
+	got, err := f.ReadAt(buf, size-n)
+	if err != nil && err != io.EOF {
+		return nil, false, err
+	}
+	return buf[:got], size > n, nil
+}

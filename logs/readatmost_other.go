@@ -1,0 +1,12 @@
+//go:build !linux
+
+package logs
+
+import "errors"
+
+// ReadAtMost returns at most the last max bytes of the regular file at path and whether the
+// file was longer (kubelet: tail.ReadAtMost). It opens files without blocking only on Linux;
+// elsewhere it fails.
+func ReadAtMost(path string, max int64) ([]byte, bool, error) {
+	return nil, false, errors.New("reading termination messages is supported on Linux only")
+}
