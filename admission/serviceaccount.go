@@ -139,8 +139,11 @@ func mountsPath(mounts []v1.VolumeMount, path string) bool {
 // TokenVolumeName is the name Admit gives a pod's service-account token volume:
 // kube-api-access- and five characters of the API server's generated-name alphabet. The API
 // server draws them at random; here they derive from the pod's namespace, name and generateName,
-// so the same pod always gets the same volume.
+// so the same pod always gets the same volume. A nil pod is named as an empty one.
 func TokenVolumeName(pod *v1.Pod) string {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
 	sum := sha256.Sum256([]byte("kube-api-access\x00" + namespaceOf(pod.Namespace) + "\x00" + pod.Name + "\x00" + pod.GenerateName))
 	suffix := make([]byte, suffixLength)
 	for i := range suffix {
