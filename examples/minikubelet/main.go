@@ -21,6 +21,7 @@ import (
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/examples/minikubelet/node"
 	"github.com/podconfig/podconfig/manifest"
 )
@@ -51,7 +52,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	podLogsDir := fs.String("pod-logs-dir", "/var/log/pods", "kubelet's pod logs directory")
 	nodeIPs := fs.String("node-ip", "", "the node's IPs, comma-separated (default: the host's first non-loopback IPv4)")
 	nodeName := fs.String("node-name", "", "the node's name (default: the host name)")
-	cgroupRoot := fs.String("cgroup-root", "", "kubelet's --cgroup-root (cgroupfs driver)")
+	cgroupRoot := fs.String("cgroup-root", "", "kubelet's --cgroup-root")
+	cgroupDriver := fs.String("cgroup-driver", "cgroupfs", "kubelet's --cgroup-driver (cgroupfs or systemd), used when the runtime does not report its own")
 	clusterDomain := fs.String("cluster-domain", "cluster.local", "kubelet's --cluster-domain")
 	clusterDNS := fs.String("cluster-dns", "", "kubelet's --cluster-dns, comma-separated")
 	resolvConf := fs.String("resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
@@ -74,6 +76,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, w := range in.Warnings {
 		fmt.Fprintln(stderr, "minikubelet: warning: "+w)
+	}
+	switch configgen.CgroupDriver(*cgroupDriver) {
+	case configgen.CgroupDriverCgroupfs, configgen.CgroupDriverSystemd:
+	default:
+		return usageError{fmt.Errorf("-cgroup-driver %q: want cgroupfs or systemd", *cgroupDriver)}
 	}
 	ips, err := parseNodeIPs(*nodeIPs)
 	if err != nil {
@@ -102,6 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		RootDir:        *rootDir,
 		PodLogsDir:     *podLogsDir,
 		CgroupRoot:     *cgroupRoot,
+		CgroupDriver:   configgen.CgroupDriver(*cgroupDriver),
 		ClusterDomain:  *clusterDomain,
 		ClusterDNS:     splitList(*clusterDNS),
 		ResolvConf:     resolv,

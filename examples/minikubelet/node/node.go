@@ -40,6 +40,9 @@ type Config struct {
 	// CgroupRoot is kubelet's --cgroup-root (cgroupfs driver): pods' cgroups go below
 	// <CgroupRoot>/kubepods. Empty means "/".
 	CgroupRoot string
+	// CgroupDriver is kubelet's --cgroup-driver, used when the runtime does not report its own
+	// (RuntimeConfig, which containerd 2.x answers and 1.6 does not); empty means cgroupfs.
+	CgroupDriver configgen.CgroupDriver
 	// ClusterDomain and ClusterDNS are kubelet's --cluster-domain and --cluster-dns.
 	ClusterDomain string
 	ClusterDNS    []string
@@ -65,7 +68,9 @@ type Config struct {
 type Node struct {
 	cfg Config
 	gen *configgen.Generator
-	sub *subpath.Linux
+	// facts are what the runtime reported: its cgroup driver and handlers.
+	facts configgen.RuntimeFacts
+	sub   *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
 
@@ -81,8 +86,9 @@ func Dial(endpoint string) (*grpc.ClientConn, error) {
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(16<<20)))
 }
 
-// New returns a Node for cfg. It asks the runtime for its version and runtime handlers, which
-// decide whether recursive read-only mounts are possible.
+// New returns a Node for cfg. It asks the runtime for its version and, with
+// configgen.ReadRuntimeFacts, for its cgroup driver and runtime handlers, which decide the pods'
+// cgroup parents and whether recursive read-only mounts are possible.
 func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.Runtime == nil || cfg.Images == nil {
 		return nil, errors.New("node: Config.Runtime and Config.Images are required")
@@ -111,9 +117,11 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if _, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{}); err != nil {
 		return nil, fmt.Errorf("node: runtime version: %w", err)
 	}
-	var handlers []*runtimeapi.RuntimeHandler
-	if st, err := cfg.Runtime.Status(ctx, &runtimeapi.StatusRequest{}); err == nil {
-		handlers = st.GetRuntimeHandlers()
+	// As kubelet does: the cgroup driver from RuntimeConfig when the runtime has it, and the
+	// runtime handlers' features (recursive read-only mounts, user namespaces) from Status.
+	facts, err := configgen.ReadRuntimeFacts(ctx, cfg.Runtime)
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
 	}
 	hostNode, err := resources.HostNode()
 	if err != nil {
@@ -121,20 +129,23 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	apiNode := nodeObject(cfg, hostNode)
 	nodeGetter := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) { return apiNode, nil })
-	gen, err := configgen.New(configgen.Options{
-		NodeIPs:         cfg.NodeIPs,
-		ClusterDomain:   cfg.ClusterDomain,
-		ClusterDNS:      cfg.ClusterDNS,
-		ResolvConf:      cfg.ResolvConf,
-		RootDir:         cfg.RootDir,
-		PodLogsDir:      cfg.PodLogsDir,
-		Cgroups:         configgen.NodeCgroups{Driver: configgen.CgroupDriverCgroupfs, Root: cfg.CgroupRoot},
-		RuntimeHandlers: handlers,
-		ConfigMaps:      cfg.Objects,
-		Secrets:         cfg.Objects,
-		Services:        cfg.Objects,
-		Node:            nodeGetter,
-		ImageUsers:      security.CRIImageUser{Client: cfg.Images},
+	cgroupDriver := cfg.CgroupDriver
+	if cgroupDriver == "" {
+		cgroupDriver = configgen.CgroupDriverCgroupfs
+	}
+	opts := configgen.Options{
+		NodeIPs:       cfg.NodeIPs,
+		ClusterDomain: cfg.ClusterDomain,
+		ClusterDNS:    cfg.ClusterDNS,
+		ResolvConf:    cfg.ResolvConf,
+		RootDir:       cfg.RootDir,
+		PodLogsDir:    cfg.PodLogsDir,
+		Cgroups:       configgen.NodeCgroups{Driver: cgroupDriver, Root: cfg.CgroupRoot},
+		ConfigMaps:    cfg.Objects,
+		Secrets:       cfg.Objects,
+		Services:      cfg.Objects,
+		Node:          nodeGetter,
+		ImageUsers:    security.CRIImageUser{Client: cfg.Images},
 		OnWarning: func(pod *v1.Pod, c *v1.Container, w configgen.Warning) {
 			name := ""
 			if c != nil {
@@ -142,11 +153,13 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 			}
 			cfg.Logf("warning: pod %s/%s%s: %s", pod.Namespace, pod.Name, name, w)
 		},
-	})
+	}
+	facts.Apply(&opts)
+	gen, err := configgen.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("node: %w", err)
 	}
-	return &Node{cfg: cfg, gen: gen, sub: subpath.New(), node: nodeGetter}, nil
+	return &Node{cfg: cfg, gen: gen, facts: facts, sub: subpath.New(), node: nodeGetter}, nil
 }
 
 // nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and
@@ -163,3 +176,7 @@ func nodeObject(cfg Config, host resources.Node) *v1.Node {
 	n.Status.Capacity = n.Status.Allocatable
 	return n
 }
+
+// RuntimeFacts returns what the runtime reported when the Node was made: its cgroup driver (empty
+// when it reports none) and its runtime handlers with their features.
+func (n *Node) RuntimeFacts() configgen.RuntimeFacts { return n.facts }
