@@ -77,8 +77,8 @@ type e2e struct {
 }
 
 // newE2E reads a manifest and returns a node on the suite's runtime with its objects, or skips
-// the test.
-func newE2E(t *testing.T, yaml string) *e2e {
+// the test. Each change edits the node's Config before the node is made.
+func newE2E(t *testing.T, yaml string, changes ...func(*node.Config)) *e2e {
 	t.Helper()
 	in, err := node.Load(manifest.Options{NodeName: "e2e-node"}, manifest.Input{Name: t.Name(), Reader: strings.NewReader(yaml)})
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func newE2E(t *testing.T, yaml string) *e2e {
 	out := &watchWriter{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	n, err := node.New(ctx, node.Config{
+	cfg := node.Config{
 		Runtime:           rt,
 		Images:            runtimeapi.NewImageServiceClient(conn),
 		NodeName:          "e2e-node",
@@ -117,7 +117,11 @@ func newE2E(t *testing.T, yaml string) *e2e {
 		RestartBackoff:    50 * time.Millisecond,
 		MaxRestartBackoff: 200 * time.Millisecond,
 		StopTimeout:       time.Second,
-	})
+	}
+	for _, change := range changes {
+		change(&cfg)
+	}
+	n, err := node.New(ctx, cfg)
 	require.NoError(t, err)
 	return &e2e{node: n, rt: rt, root: root, out: out, in: in}
 }

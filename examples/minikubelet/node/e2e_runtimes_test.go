@@ -1,0 +1,211 @@
+package node_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/examples/minikubelet/node"
+)
+
+// The suite runs on containerd 1.6 and 2.x (.ci/stages/30-e2e.sh starts each in turn). Tests
+// whose outcome differs by runtime ask the runtime what it is and what it supports, as kubelet
+// does, and say why they differ.
+
+// runtimeMajor is the major version of containerd the suite runs on ("1" or "2").
+func runtimeMajor(t *testing.T, rt runtimeapi.RuntimeServiceClient) string {
+	t.Helper()
+	v, err := rt.Version(context.Background(), &runtimeapi.VersionRequest{})
+	require.NoError(t, err)
+	major, _, _ := strings.Cut(strings.TrimPrefix(v.RuntimeVersion, "v"), ".")
+	t.Logf("runtime %s %s (CRI %s)", v.RuntimeName, v.RuntimeVersion, v.RuntimeApiVersion)
+	return major
+}
+
+func TestE2ERuntimeFacts(t *testing.T) {
+	e := newE2E(t, `{apiVersion: v1, kind: Pod, metadata: {name: facts}, spec: {containers: [{name: c, image: `+image+`}]}}`)
+	facts := e.node.RuntimeFacts()
+	for _, h := range facts.Handlers {
+		t.Logf("runtime handler %q: %v", h.GetName(), h.GetFeatures())
+	}
+	switch runtimeMajor(t, e.rt) {
+	case "1":
+		// containerd 1.6 implements neither RuntimeConfig nor the handler list of Status:
+		// minikubelet keeps its -cgroup-driver, and no handler supports recursive read-only
+		// mounts or user namespaces, as kubelet concludes.
+		assert.Empty(t, facts.CgroupDriver)
+		assert.Empty(t, facts.Handlers)
+	default:
+		// containerd 2.x reports the driver of its runc options (SystemdCgroup = false) and its
+		// handlers: the default "" and "runc", each with what runc and the kernel support.
+		assert.Equal(t, configgen.CgroupDriverCgroupfs, facts.CgroupDriver)
+		names := map[string]*runtimeapi.RuntimeHandlerFeatures{}
+		for _, h := range facts.Handlers {
+			names[h.GetName()] = h.GetFeatures()
+		}
+		require.Contains(t, names, "")
+		require.Contains(t, names, "runc")
+		assert.Equal(t, names[""], names["runc"], "the default handler is runc")
+	}
+}
+
+// execIn runs each command in the container and returns its output by command.
+type execFunc func(cmd ...string) (string, error)
+
+// seenCommands are what the bundled pod's container is asked, on either client.
+var seenCommands = [][]string{{"env"}, {"cat", "/etc/hosts"}, {"id"}}
+
+func seenBy(exec execFunc) (map[string]string, error) {
+	out := map[string]string{}
+	for _, cmd := range seenCommands {
+		o, err := exec(cmd...)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", cmd, err)
+		}
+		out[strings.Join(cmd, " ")] = o
+	}
+	return out, nil
+}
+
+// TestE2ECrictlRunsTheBundledExamplePod runs the README's pod twice: with minikubelet, then
+// with crictl alone from `podconfig render -o crictl`'s files, and checks that its container sees
+// the same environment, /etc/hosts and ids and logs the same lines both times. It is not
+// parallel: both runs are the same pod (namespace, name and UID), which a runtime holds once.
+func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
+	crictl, podconfig := os.Getenv("PODCONFIG_E2E_CRICTL"), os.Getenv("PODCONFIG_E2E_PODCONFIG")
+	manifest, err := os.ReadFile("../../../cmd/podconfig/testdata/shop.yaml")
+	require.NoError(t, err)
+	// The manifest's Node has these addresses: minikubelet's node is given the same, so that
+	// status.hostIPs is what the renderer reads from the Node.
+	e := newE2E(t, string(manifest), func(c *node.Config) {
+		c.NodeIPs = []net.IP{nodeIP, net.ParseIP("2001:db8::10")}
+	})
+	if crictl == "" || podconfig == "" {
+		t.Skip("end-to-end: PODCONFIG_E2E_CRICTL and PODCONFIG_E2E_PODCONFIG name no crictl and podconfig binaries; .ci/stages/30-e2e.sh builds them")
+	}
+	endpoint := os.Getenv("PODCONFIG_E2E_ENDPOINT")
+	const logPrefix = "[shop/web-7d9f8/web] "
+
+	// minikubelet's run: the commands run in the container once its output is complete.
+	var mini map[string]string
+	var miniErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-e.out.when(logPrefix + "user "):
+		case <-time.After(time.Minute):
+			miniErr = fmt.Errorf("the container's output never completed")
+			return
+		}
+		mini, miniErr = seenBy(func(cmd ...string) (string, error) { return execSync(e.rt, "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11", "web", cmd) })
+	}()
+	_, err = e.run(t, done)
+	require.NoError(t, err)
+	require.NoError(t, miniErr)
+	var miniLog strings.Builder
+	for _, line := range strings.SplitAfter(e.out.String(), "\n") {
+		miniLog.WriteString(strings.TrimPrefix(line, logPrefix))
+	}
+
+	// crictl's run, from the rendered files only.
+	out := t.TempDir()
+	// The node's cgroup version, as minikubelet finds it (resources.HostNode).
+	cgroupVersion := "1"
+	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err == nil {
+		cgroupVersion = "2"
+	}
+	render := exec.Command(podconfig, "render", "-o", "crictl", "--output-directory", out, "--pod-ip", podNetworkIP,
+		"--cgroup-root", "/"+os.Getenv("PODCONFIG_E2E_CGROUP_ROOT"), "--cgroup-version", cgroupVersion,
+		"../../../cmd/podconfig/testdata/shop.yaml")
+	rendered, err := render.CombinedOutput()
+	require.NoError(t, err, "%s", rendered)
+	podDir := filepath.Join(out, "shop_web-7d9f8")
+	config := filepath.Join(t.TempDir(), "crictl.yaml")
+	require.NoError(t, os.WriteFile(config, []byte("runtime-endpoint: "+endpoint+"\nimage-endpoint: "+endpoint+"\ntimeout: 30\n"), 0o644))
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(crictl, append([]string{"--config", config}, args...)...)
+		cmd.Dir = podDir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("crictl %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+		}
+		return stdout.String(), nil
+	}
+	must := func(args ...string) string {
+		t.Helper()
+		o, err := run(args...)
+		require.NoError(t, err)
+		return strings.TrimSpace(o)
+	}
+	pod := must("runp", "pod-config.json")
+	removed := false
+	t.Cleanup(func() {
+		if !removed {
+			_, _ = run("stopp", pod)
+			_, _ = run("rmp", "-f", pod)
+		}
+	})
+	ctr := must("create", "--no-pull", pod, "container-web.json", "pod-config.json")
+	must("start", ctr)
+	var logs string
+	require.Eventually(t, func() bool {
+		logs, _ = run("logs", ctr)
+		return strings.Contains(logs, "\nuser ")
+	}, 30*time.Second, 100*time.Millisecond, "crictl logs: %s", logs)
+	seen, err := seenBy(func(cmd ...string) (string, error) { return run(append([]string{"exec", ctr}, cmd...)...) })
+	require.NoError(t, err)
+
+	assert.Equal(t, miniLog.String(), logs, "the container logs the same lines")
+	for _, cmd := range seenCommands {
+		key := strings.Join(cmd, " ")
+		assert.Equal(t, mini[key], seen[key], "%s in the container: minikubelet's run, then crictl's", key)
+	}
+	assert.Equal(t, "uid=1000(user) gid=3000 groups=2000,3000,4000\n", seen["id"])
+	assert.Contains(t, seen["cat /etc/hosts"], podNetworkIP+"\tweb.frontend.shop.svc.cluster.local\tweb\n")
+	assert.Contains(t, seen["env"], "DB_PASSWORD=s3cr3t\n")
+
+	must("stopp", pod)
+	must("rmp", pod)
+	removed = true
+	assert.Empty(t, must("pods", "-q", "--name", "web-7d9f8"), "crictl removed the pod")
+	assertNoMountsBelow(t, out)
+}
+
+// execSync runs cmd in the running container of the pod with the given name and returns its
+// standard output.
+func execSync(rt runtimeapi.RuntimeServiceClient, podUID, name string, cmd []string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := rt.ListContainers(ctx, &runtimeapi.ListContainersRequest{Filter: &runtimeapi.ContainerFilter{
+		State:         &runtimeapi.ContainerStateValue{State: runtimeapi.ContainerState_CONTAINER_RUNNING},
+		LabelSelector: map[string]string{"io.kubernetes.pod.uid": podUID, "io.kubernetes.container.name": name},
+	}})
+	if err != nil {
+		return "", err
+	}
+	if len(list.Containers) != 1 {
+		return "", fmt.Errorf("%d running containers named %s in pod %s", len(list.Containers), name, podUID)
+	}
+	resp, err := rt.ExecSync(ctx, &runtimeapi.ExecSyncRequest{ContainerId: list.Containers[0].Id, Cmd: cmd, Timeout: 20})
+	if err != nil {
+		return "", err
+	}
+	if resp.ExitCode != 0 {
+		return "", fmt.Errorf("exit code %d: %s", resp.ExitCode, resp.Stderr)
+	}
+	return string(resp.Stdout), nil
+}
