@@ -110,7 +110,9 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 			miniErr = fmt.Errorf("the container's output never completed")
 			return
 		}
-		mini, miniErr = seenBy(func(cmd ...string) (string, error) { return execSync(e.rt, "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11", "web", cmd) })
+		mini, miniErr = seenBy(func(cmd ...string) (string, error) {
+			return execSync(e.rt, "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11", "web", cmd)
+		})
 	}()
 	_, err = e.run(t, done)
 	require.NoError(t, err)
