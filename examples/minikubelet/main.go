@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clusterDomain := fs.String("cluster-domain", "cluster.local", "kubelet's --cluster-domain")
 	clusterDNS := fs.String("cluster-dns", "", "kubelet's --cluster-dns, comma-separated")
 	resolvConf := fs.String("resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
-	backoff := fs.Duration("restart-backoff", 10*time.Second, "the delay before a container's first restart, doubled each time up to 5m")
+	backoff := fs.Duration("restart-backoff", 10*time.Second, "kubelet's crash-loop back-off: a container's first restart is at once, the next after this, doubled each time up to 5m")
 	replicas := fs.Int("replicas", 1, "how many pods to run of each workload (capped by its own replica count)")
 	verbose := fs.Bool("v", false, "log what the node does")
 	if err := fs.Parse(args); err != nil {

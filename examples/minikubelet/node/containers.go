@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/images"
 )
@@ -24,16 +26,27 @@ type entry struct {
 	init    bool // an init container that runs to completion
 	sidecar bool // an init container with restartPolicy Always
 
-	id        string // the current attempt's container; "" while a restart waits
-	follower  *follower
-	restarts  int
-	nextStart time.Time
-	done      bool
+	id         string // the current attempt's container; "" while a restart waits
+	follower   *follower
+	restarts   int
+	finishedAt time.Time // when the last attempt exited
+	nextStart  time.Time
+	dead       []string // exited attempts' containers, oldest first, still in the runtime
+	done       bool
 }
 
+// maxAttemptsKept bounds a container's Attempts in its status: a container that keeps exiting
+// for days does not grow the node's memory.
+const maxAttemptsKept = 64
+
 // startAttempt pulls the image if the pull policy says so, generates the container's config with
-// podconfig, and creates and starts the container.
+// podconfig, and creates and starts the container. A restart first removes the exited attempts
+// but the last, as kubelet's container garbage collector does with its default of one dead
+// container per container.
 func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
+	if err := r.removeDead(ctx, e, 1); err != nil {
+		return err
+	}
 	imageRef, err := r.n.ensureImage(ctx, e.c, r.sandbox)
 	if err != nil {
 		return fmt.Errorf("pod %s: container %q: %w", r.name(), e.c.Name, err)
@@ -62,9 +75,15 @@ func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
 
 	logPath := filepath.Join(r.sandbox.LogDirectory, cfg.LogPath)
 	e.id = resp.ContainerId
+	if len(e.status.Attempts) == maxAttemptsKept {
+		e.status.Attempts = append(e.status.Attempts[:0], e.status.Attempts[1:]...)
+	}
 	e.status.Attempts = append(e.status.Attempts, Attempt{ID: e.id, RestartCount: e.restarts, LogPath: logPath})
+	old := e.follower
 	e.follower = r.n.follow(logPath, r.name()+"/"+e.c.Name)
 	r.mu.Lock()
+	// The last attempt's follower was stopped when it exited: only the running one is kept.
+	r.followers = slices.DeleteFunc(r.followers, func(f *follower) bool { return f == old })
 	r.followers = append(r.followers, e.follower)
 	r.mu.Unlock()
 	if _, err := r.n.cfg.Runtime.StartContainer(cctx, &runtimeapi.StartContainerRequest{ContainerId: e.id}); err != nil {
@@ -95,9 +114,10 @@ func (r *podRun) supervise(ctx context.Context, entries []*entry, until func() b
 				continue
 			}
 			if e.id == "" {
-				if time.Now().Before(e.nextStart) {
+				if r.n.clock.Now().Before(e.nextStart) {
 					continue
 				}
+				r.n.crashLoop.Next(backoff.GetBackoffKey(r.pod, e.c), e.finishedAt)
 				if err := r.startAttempt(ctx, e); err != nil {
 					return err
 				}
@@ -110,14 +130,14 @@ func (r *podRun) supervise(ctx context.Context, entries []*entry, until func() b
 			if !exited {
 				continue
 			}
+			e.dead = append(e.dead, e.id)
 			if !r.restarts(e) {
 				e.done = true
 				continue
 			}
-			backoff := r.n.cfg.RestartBackoff << min(e.restarts, 30)
 			e.restarts++
 			e.id = ""
-			e.nextStart = time.Now().Add(min(backoff, r.n.cfg.MaxRestartBackoff))
+			r.scheduleRestart(e)
 		}
 		if until() {
 			return nil
@@ -128,6 +148,32 @@ func (r *podRun) supervise(ctx context.Context, entries []*entry, until func() b
 		case <-tick.C:
 		}
 	}
+}
+
+// scheduleRestart sets when the exited container is started again, as kubelet's doBackOff
+// decides: at once unless it is in its crash-loop back-off since it finished, else once the
+// back-off has passed.
+func (r *podRun) scheduleRestart(e *entry) {
+	key := backoff.GetBackoffKey(r.pod, e.c)
+	e.nextStart = r.n.clock.Now()
+	if r.n.crashLoop.IsInBackOffSince(key, e.finishedAt) {
+		e.nextStart = e.finishedAt.Add(r.n.crashLoop.Get(key))
+	}
+}
+
+// removeDead removes the entry's exited containers from the runtime but its last keep ones.
+func (r *podRun) removeDead(ctx context.Context, e *entry, keep int) error {
+	for len(e.dead) > keep {
+		id := e.dead[0]
+		if _, err := r.n.cfg.Runtime.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: id}); err != nil {
+			return fmt.Errorf("pod %s: container %q: RemoveContainer %s: %w", r.name(), e.c.Name, id, err)
+		}
+		e.dead = e.dead[1:]
+		r.mu.Lock()
+		r.created = slices.DeleteFunc(r.created, func(c string) bool { return c == id })
+		r.mu.Unlock()
+	}
+	return nil
 }
 
 // restarts says whether an exited container runs again: sidecars always, init containers when
@@ -157,6 +203,10 @@ func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 	st := resp.GetStatus()
 	if st.GetState() != runtimeapi.ContainerState_CONTAINER_EXITED {
 		return false, nil
+	}
+	e.finishedAt = r.n.clock.Now()
+	if st.FinishedAt > 0 {
+		e.finishedAt = time.Unix(0, st.FinishedAt)
 	}
 	a := e.status.Last()
 	a.Log = e.follower.Stop()

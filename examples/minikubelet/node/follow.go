@@ -5,13 +5,23 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
 
-// follower streams one container attempt's CRI log file to the node's Out as it grows and keeps
-// its content.
+// maxLogLine bounds a line the node holds: the runtime writes a longer line of the container's
+// as several partial entries (tag P, of at most 16 KiB with containerd's default), and a line
+// that grows past this bound is put out in pieces of it, so neither a line without a newline nor
+// a malformed log file makes the node hold more.
+const maxLogLine = 16 * 1024
+
+// logTailBytes is how much of an attempt's output the node keeps (Attempt.Log): enough for the
+// FallbackToLogsOnError termination message (the last 80 lines, at most 2 KiB) and for a person
+// to see why a container failed. The rest only streams through to Out.
+const logTailBytes = 16 * 1024
+
+// follower streams one container attempt's CRI log file to the node's Out as it grows, holding
+// no more of it than the current line and the output's last logTailBytes.
 type follower struct {
 	path, prefix string
 	out          io.Writer
@@ -20,9 +30,9 @@ type follower struct {
 	done         chan struct{}
 	once         sync.Once
 
-	content strings.Builder
-	partial string // a line the runtime split (tag P), waiting for its end
-	pending []byte // bytes after the last newline
+	tail    []byte // the end of the output: at most 2*logTailBytes, trimmed to logTailBytes
+	partial []byte // a line the runtime split (tag P), waiting for its end
+	pending []byte // bytes of the log file after its last newline
 }
 
 // follow starts following the log file at path.
@@ -33,12 +43,19 @@ func (n *Node) follow(path, prefix string) *follower {
 	return f
 }
 
-// Stop reads what is left of the log and returns its whole content; it may be called more than
-// once.
+// Stop reads what is left of the log and returns the output's last logTailBytes; it may be
+// called more than once.
 func (f *follower) Stop() string {
 	f.once.Do(func() { close(f.stop) })
 	<-f.done
-	return f.content.String()
+	return f.tailString()
+}
+
+func (f *follower) tailString() string {
+	if len(f.tail) > logTailBytes {
+		return string(f.tail[len(f.tail)-logTailBytes:])
+	}
+	return string(f.tail)
 }
 
 func (f *follower) run() {
@@ -80,32 +97,63 @@ func (f *follower) run() {
 	}
 }
 
-// consume parses complete lines of the CRI log format, "<time> <stream> <P|F> <content>".
+// consume parses the CRI log format, "<time> <stream> <P|F> <content>" a line. A line of the
+// file longer than maxLogLine (with room for its header) is cut there and its pieces taken as
+// lines.
 func (f *follower) consume(b []byte) {
-	f.pending = append(f.pending, b...)
-	for {
-		i := bytes.IndexByte(f.pending, '\n')
-		if i < 0 {
+	const maxEntry = maxLogLine + 128
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		room := maxEntry - len(f.pending)
+		switch {
+		case i >= 0 && i <= room:
+			f.pending = append(f.pending, b[:i]...)
+			b = b[i+1:]
+		case len(b) < room:
+			f.pending = append(f.pending, b...)
 			return
+		default:
+			f.pending = append(f.pending, b[:room]...)
+			b = b[room:]
 		}
-		line := string(f.pending[:i])
-		f.pending = f.pending[i+1:]
-		fields := strings.SplitN(line, " ", 4)
-		if len(fields) < 3 {
-			continue
+		f.entry(f.pending)
+		f.pending = f.pending[:0]
+	}
+}
+
+// entry takes one line of the log file.
+func (f *follower) entry(line []byte) {
+	fields := bytes.SplitN(line, []byte(" "), 4)
+	if len(fields) < 3 {
+		return
+	}
+	var content []byte
+	if len(fields) == 4 {
+		content = fields[3]
+	}
+	if string(fields[2]) == "P" {
+		f.partial = append(f.partial, content...)
+		for len(f.partial) >= maxLogLine {
+			f.emit(f.partial[:maxLogLine])
+			f.partial = append(f.partial[:0], f.partial[maxLogLine:]...)
 		}
-		content := ""
-		if len(fields) == 4 {
-			content = fields[3]
-		}
-		if fields[2] == "P" {
-			f.partial += content
-			continue
-		}
-		content, f.partial = f.partial+content, ""
-		f.content.WriteString(content + "\n")
-		f.outMu.Lock()
-		fmt.Fprintf(f.out, "[%s] %s\n", f.prefix, content)
-		f.outMu.Unlock()
+		return
+	}
+	if len(f.partial) > 0 {
+		content = append(f.partial, content...)
+	}
+	f.emit(content)
+	f.partial = f.partial[:0]
+}
+
+// emit puts out one line of the container's output: to Out, and to the kept tail.
+func (f *follower) emit(content []byte) {
+	f.outMu.Lock()
+	fmt.Fprintf(f.out, "[%s] %s\n", f.prefix, content)
+	f.outMu.Unlock()
+	f.tail = append(f.tail, content...)
+	f.tail = append(f.tail, '\n')
+	if len(f.tail) > 2*logTailBytes {
+		f.tail = append(f.tail[:0], f.tail[len(f.tail)-logTailBytes:]...)
 	}
 }

@@ -17,7 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/utils/clock"
 
+	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
@@ -50,12 +52,15 @@ type Config struct {
 	ResolvConf []byte
 	// Objects are the ConfigMaps, Secrets and Services pods refer to.
 	Objects *Objects
-	// Out receives the containers' logs, one "[pod/container] line" per line; nil discards them.
+	// Out receives the containers' logs, one "[pod/container] line" per line, a line longer than
+	// 16 KiB in pieces of 16 KiB; nil discards them. The node keeps only their last 16 KiB.
 	Out io.Writer
 	// Logf receives what the node does and the warnings podconfig returns; nil discards them.
 	Logf func(format string, args ...any)
-	// RestartBackoff is the delay before the first restart of a container, doubled for each
-	// restart up to MaxRestartBackoff. Zero means kubelet's 10s and 5m.
+	// RestartBackoff and MaxRestartBackoff are the crash-loop back-off's initial period and cap
+	// (backoff.NewCrashLoop): a container's first restart is at once, the next after
+	// RestartBackoff, doubled for each restart up to MaxRestartBackoff. Zero means kubelet's 10s
+	// and 5m.
 	RestartBackoff    time.Duration
 	MaxRestartBackoff time.Duration
 	// StopTimeout caps the grace period containers get when the pod is torn down; zero means the
@@ -73,6 +78,10 @@ type Node struct {
 	sub   *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
+	// crashLoop holds every container's restart back-off; clock is what it and the restarts
+	// are timed by.
+	crashLoop *backoff.CrashLoop
+	clock     clock.Clock
 
 	outMu sync.Mutex // one log line at a time on Out
 }
@@ -101,12 +110,6 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
-	}
-	if cfg.RestartBackoff == 0 {
-		cfg.RestartBackoff = 10 * time.Second
-	}
-	if cfg.MaxRestartBackoff == 0 {
-		cfg.MaxRestartBackoff = 5 * time.Minute
 	}
 	if cfg.RootDir == "" {
 		cfg.RootDir = configgen.DefaultRootDir
@@ -159,7 +162,9 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("node: %w", err)
 	}
-	return &Node{cfg: cfg, gen: gen, facts: facts, sub: subpath.New(), node: nodeGetter}, nil
+	clk := clock.RealClock{}
+	return &Node{cfg: cfg, gen: gen, facts: facts, sub: subpath.New(), node: nodeGetter,
+		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk}, nil
 }
 
 // nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and

@@ -199,7 +199,7 @@ func TestFollowerParsesTheCRILogFormat(t *testing.T) {
 	f := &follower{prefix: "ns/pod/c", out: &out, outMu: new(sync.Mutex)}
 	f.consume([]byte("2026-01-01T00:00:00.000000000Z stdout F hello world\n2026-01-01T00:00:00Z stderr P par"))
 	f.consume([]byte("t\n2026-01-01T00:00:00Z stderr F ial\n2026-01-01T00:00:00Z stdout F \nshort\n"))
-	assert.Equal(t, "hello world\npartial\n\n", f.content.String())
+	assert.Equal(t, "hello world\npartial\n\n", f.tailString())
 	assert.Equal(t, "[ns/pod/c] hello world\n[ns/pod/c] partial\n[ns/pod/c] \n", out.String())
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
 )
@@ -44,6 +46,9 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	defer cancel()
 	if terr := r.teardown(tctx); terr != nil {
 		err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
+	}
+	for _, c := range append(slices.Clone(pod.Spec.InitContainers), pod.Spec.Containers...) {
+		n.crashLoop.Reset(backoff.GetBackoffKey(pod, &c))
 	}
 	return r.status, err
 }

@@ -56,7 +56,8 @@ type Attempt struct {
 	RestartCount int
 	// LogPath is the attempt's log file on the host (<podLogsDir>/<pod>/<container>/<n>.log).
 	LogPath string
-	// Log is the attempt's output, stdout and stderr, as read from its log file.
+	// Log is the end of the attempt's output, stdout and stderr, as read from its log file: at
+	// most its last 16 KiB. The whole output streams to Config.Out and stays in the log file.
 	Log string
 	// Annotations are the container's annotations as the runtime reports them.
 	Annotations map[string]string
