@@ -69,7 +69,7 @@ type Config struct {
 }
 
 // Node runs pods on one CRI runtime, with podconfig generating every config. It is safe for
-// concurrent use by pods with different UIDs.
+// concurrent use; a pod whose UID or namespace and name is already running is refused.
 type Node struct {
 	cfg Config
 	gen *configgen.Generator
@@ -84,6 +84,11 @@ type Node struct {
 	clock     clock.Clock
 
 	outMu sync.Mutex // one log line at a time on Out
+
+	// running holds the UIDs and namespace/names of the pods RunPod is running, so a second pod
+	// with either is refused instead of sharing the first one's directories and sandbox.
+	runningMu sync.Mutex
+	running   map[string]bool
 }
 
 // Dial connects to a CRI endpoint such as unix:///run/containerd/containerd.sock.

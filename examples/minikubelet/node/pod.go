@@ -30,6 +30,12 @@ const teardownTimeout = 2 * time.Minute
 func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	pod = pod.DeepCopy()
 	applyDefaults(pod, n.cfg.NodeName)
+	release, err := n.claim(pod)
+	if err != nil {
+		// Nothing was made, and nothing of the running pod's may be torn down.
+		return &PodStatus{UID: pod.UID}, err
+	}
+	defer release()
 	r := &podRun{n: n, pod: pod, status: &PodStatus{UID: pod.UID}, start: time.Now()}
 	for _, c := range pod.Spec.InitContainers {
 		r.status.InitContainers = append(r.status.InitContainers, ContainerStatus{Name: c.Name})
@@ -37,7 +43,7 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	for _, c := range pod.Spec.Containers {
 		r.status.Containers = append(r.status.Containers, ContainerStatus{Name: c.Name})
 	}
-	err := r.run(ctx)
+	err = r.run(ctx)
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled) {
 		// The caller ended the pod, maybe while a runtime call was in flight.
 		err = nil
@@ -51,6 +57,30 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 		n.crashLoop.Reset(backoff.GetBackoffKey(pod, &c))
 	}
 	return r.status, err
+}
+
+// claim marks the pod as running on the node, by UID and by namespace/name, or fails naming the
+// pod already running with either. release gives both up once the pod is torn down.
+func (n *Node) claim(pod *v1.Pod) (release func(), err error) {
+	uid, name := "uid:"+string(pod.UID), "name:"+pod.Namespace+"/"+pod.Name
+	n.runningMu.Lock()
+	defer n.runningMu.Unlock()
+	if n.running[uid] {
+		return nil, fmt.Errorf("pod %s/%s: a pod with UID %s is already running on this node", pod.Namespace, pod.Name, pod.UID)
+	}
+	if n.running[name] {
+		return nil, fmt.Errorf("pod %s/%s is already running on this node", pod.Namespace, pod.Name)
+	}
+	if n.running == nil {
+		n.running = map[string]bool{}
+	}
+	n.running[uid], n.running[name] = true, true
+	return func() {
+		n.runningMu.Lock()
+		defer n.runningMu.Unlock()
+		delete(n.running, uid)
+		delete(n.running, name)
+	}, nil
 }
 
 // podRun is one pod's run: what was made, so teardown can undo it.
