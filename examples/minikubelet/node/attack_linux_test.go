@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
@@ -160,4 +161,53 @@ func TestAttackTerminationMessageFromSpecialFiles(t *testing.T) {
 			assert.Contains(t, msg, "not a regular file")
 		})
 	}
+}
+
+// isTmpfs reports whether dir is the root of a tmpfs, and its size in bytes.
+func isTmpfs(t *testing.T, dir string) (bool, int64) {
+	t.Helper()
+	var fs unix.Statfs_t
+	require.NoError(t, unix.Statfs(dir, &fs))
+	return fs.Type == unix.TMPFS_MAGIC, int64(fs.Blocks) * fs.Bsize
+}
+
+func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
+	// Finding: secret, downwardAPI and projected volumes were written to the root directory's
+	// disk; kubelet writes them on a memory-backed emptyDir, and a tmpfs sizeLimit was not capped
+	// at the node's memory.
+	requireRoot(t)
+	root := attackRoot(t)
+	const allocatable = 256 << 20
+	optional := true
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: "uid-mem"},
+		Spec: v1.PodSpec{Volumes: []v1.Volume{
+			{Name: "token", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{SecretName: "s"}}},
+			{Name: "info", VolumeSource: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{Items: []v1.DownwardAPIVolumeFile{
+				{Path: "labels", FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.labels"}}}}}},
+			{Name: "all", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{Sources: []v1.VolumeProjection{
+				{Secret: &v1.SecretProjection{LocalObjectReference: v1.LocalObjectReference{Name: "s"}, Items: []v1.KeyToPath{{Key: "k", Path: "./key"}}}},
+				{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "missing"}, Optional: &optional}}}}}},
+			{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "missing"}, Optional: &optional}}},
+			{Name: "huge", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<60, resource.BinarySI)}}},
+		}}}
+	n := &Node{cfg: Config{Runtime: idleRuntime{}, Objects: &Objects{Secrets: []*v1.Secret{
+		{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}}}}},
+		sub: subpath.New(), allocatableMemory: allocatable}
+	r := &podRun{n: n, pod: pod, podDir: filepath.Join(root, "pods", string(pod.UID))}
+	require.NoError(t, os.MkdirAll(filepath.Join(r.podDir, "volumes"), 0o750))
+	vm, err := r.setUpVolumes(context.Background())
+	require.NoError(t, err)
+	for name, memory := range map[string]bool{"token": true, "info": true, "all": true, "cfg": false, "huge": true} {
+		tmpfs, size := isTmpfs(t, vm[name].HostPath)
+		assert.Equal(t, memory, tmpfs, "volume %s on a tmpfs", name)
+		if tmpfs {
+			assert.LessOrEqual(t, size, int64(allocatable), "volume %s no larger than the node's memory", name)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(vm["all"].HostPath, "key"))
+	require.NoError(t, err, "the projected path ./key is written as key")
+	assert.Equal(t, "secret", string(data))
+
+	require.NoError(t, r.teardown(context.Background()))
+	assert.NoDirExists(t, r.podDir)
 }

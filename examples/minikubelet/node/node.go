@@ -82,6 +82,8 @@ type Node struct {
 	// are timed by.
 	crashLoop *backoff.CrashLoop
 	clock     clock.Clock
+	// allocatableMemory is the node's memory in bytes, the most a memory-backed volume may hold.
+	allocatableMemory int64
 
 	outMu sync.Mutex // one log line at a time on Out
 
@@ -169,7 +171,8 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	clk := clock.RealClock{}
 	return &Node{cfg: cfg, gen: gen, facts: facts, sub: subpath.New(), node: nodeGetter,
-		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk}, nil
+		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
+		allocatableMemory: hostNode.MemoryCapacity}, nil
 }
 
 // nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/subpath"
 )
 
@@ -63,14 +66,9 @@ func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume
 			return mounts.Volume{}, err
 		}
 		if src.EmptyDir.Medium == v1.StorageMediumMemory {
-			var size int64
-			if src.EmptyDir.SizeLimit != nil {
-				size = src.EmptyDir.SizeLimit.Value()
-			}
-			if err := mountTmpfs(dir, size); err != nil {
+			if err := r.mountMemory(dir, src.EmptyDir.SizeLimit); err != nil {
 				return mounts.Volume{}, err
 			}
-			r.volumeDirs[len(r.volumeDirs)-1].tmpfs = true
 		}
 		return mounts.Volume{HostPath: dir}, nil
 	case src.HostPath != nil:
@@ -83,25 +81,25 @@ func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume
 		if err != nil {
 			return mounts.Volume{}, err
 		}
-		return r.atomicVolume("configmap", vol.Name, files)
+		return r.atomicVolume("configmap", vol.Name, files, false)
 	case src.Secret != nil:
 		files, err := r.secretFiles(ctx, src.Secret.SecretName, src.Secret.Items, src.Secret.Optional, modeOr(src.Secret.DefaultMode))
 		if err != nil {
 			return mounts.Volume{}, err
 		}
-		return r.atomicVolume("secret", vol.Name, files)
+		return r.atomicVolume("secret", vol.Name, files, true)
 	case src.DownwardAPI != nil:
 		files, err := r.downwardAPIFiles(ctx, src.DownwardAPI.Items, modeOr(src.DownwardAPI.DefaultMode))
 		if err != nil {
 			return mounts.Volume{}, err
 		}
-		return r.atomicVolume("downward-api", vol.Name, files)
+		return r.atomicVolume("downward-api", vol.Name, files, true)
 	case src.Projected != nil:
 		files, err := r.projectedFiles(ctx, src.Projected)
 		if err != nil {
 			return mounts.Volume{}, err
 		}
-		return r.atomicVolume("projected", vol.Name, files)
+		return r.atomicVolume("projected", vol.Name, files, true)
 	}
 	return mounts.Volume{}, errors.New("volume type not supported by minikubelet (emptyDir, hostPath, configMap, secret, downwardAPI and projected are)")
 }
@@ -120,6 +118,45 @@ func (r *podRun) makeVolumeDir(plugin, volume string) (string, error) {
 	return dir, os.Chmod(dir, emptyDirMode)
 }
 
+// mountMemory mounts a tmpfs on the volume directory dir, the one makeVolumeDir made last, sized
+// as kubelet sizes a memory-backed emptyDir.
+func (r *podRun) mountMemory(dir string, sizeLimit *resource.Quantity) error {
+	if err := mountTmpfs(dir, emptyDirMemorySize(r.n.allocatableMemory, sizeLimit, r.pod)); err != nil {
+		return err
+	}
+	r.volumeDirs[len(r.volumeDirs)-1].tmpfs = true
+	return nil
+}
+
+// emptyDirMemorySize is kubelet's calculateEmptyDirMemorySize: a memory-backed volume's size is
+// the node's allocatable memory, or the pod's memory limit when every container declares one (or
+// the pod does) and it is below that, or the volume's sizeLimit when positive and below both. A
+// sizeLimit above the node's memory does not make a tmpfs that could take more than the node
+// has.
+func emptyDirMemorySize(allocatable int64, sizeLimit *resource.Quantity, pod *v1.Pod) int64 {
+	size := allocatable
+	declared := true
+	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for _, c := range cs {
+			if c.Resources.Limits.Memory().IsZero() {
+				declared = false
+			}
+		}
+	}
+	if pod.Spec.Resources != nil && !pod.Spec.Resources.Limits.Memory().IsZero() {
+		declared = true
+	}
+	if declared {
+		if limit, ok := resources.PodLimits(pod, true)[v1.ResourceMemory]; ok && limit.Value() > 0 && limit.Value() <= size {
+			size = limit.Value()
+		}
+	}
+	if sizeLimit != nil && sizeLimit.Sign() > 0 && sizeLimit.Value() <= size {
+		size = sizeLimit.Value()
+	}
+	return size
+}
+
 func modeOr(mode *int32) os.FileMode {
 	if mode == nil {
 		return defaultVolumeMode
@@ -132,6 +169,10 @@ func checkHostPath(hp *v1.HostPathVolumeSource) error {
 	p := hp.Path
 	if !filepath.IsAbs(p) {
 		return fmt.Errorf("hostPath %q is not absolute", p)
+	}
+	// Kubelet's hostPath SetUp (validation.ValidatePathNoBacksteps): /tmp/../etc is not /tmp.
+	if slices.Contains(strings.Split(p, "/"), "..") {
+		return fmt.Errorf("invalid HostPath `%s`: must not contain '..'", p)
 	}
 	typ := v1.HostPathUnset
 	if hp.Type != nil {
@@ -338,20 +379,31 @@ func formatMap(m map[string]string) string {
 }
 
 // atomicVolume writes files with kubelet's atomic-writer layout and returns the volume, which
-// containers always mount read-only:
+// containers always mount read-only. A memory-backed volume (secret, downwardAPI, projected:
+// kubelet wraps them in a memory-backed emptyDir) is written on a tmpfs, so secrets never reach
+// the node's disk. Paths are cleaned once valid, as the atomic writer's validatePayload does
+// ("./key" is "key"):
 //
 //	<dir>/..<timestamp>/<path>   the files, with their modes
 //	<dir>/..data -> ..<timestamp>
 //	<dir>/<first path element> -> ..data/<first path element>
-func (r *podRun) atomicVolume(plugin, volume string, files map[string]fileProjection) (mounts.Volume, error) {
-	for p := range files {
+func (r *podRun) atomicVolume(plugin, volume string, files map[string]fileProjection, memory bool) (mounts.Volume, error) {
+	cleaned := make(map[string]fileProjection, len(files))
+	for p, f := range files {
 		if err := validateProjectedPath(p); err != nil {
 			return mounts.Volume{}, err
 		}
+		cleaned[filepath.Clean(p)] = f
 	}
+	files = cleaned
 	dir, err := r.makeVolumeDir(plugin, volume)
 	if err != nil {
 		return mounts.Volume{}, err
+	}
+	if memory {
+		if err := r.mountMemory(dir, nil); err != nil {
+			return mounts.Volume{}, err
+		}
 	}
 	tsDir, err := os.MkdirTemp(dir, time.Now().UTC().Format("..2006_01_02_15_04_05."))
 	if err != nil {
