@@ -23,6 +23,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -33,10 +34,10 @@ func main() {
 	var usage usageError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintln(os.Stderr, "minikubelet: "+err.Error())
+		fmt.Fprintln(os.Stderr, "minikubelet: "+terminal.Escape(err.Error()))
 		os.Exit(2)
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "minikubelet: "+err.Error())
+		fmt.Fprintln(os.Stderr, "minikubelet: "+terminal.Escape(err.Error()))
 		os.Exit(1)
 	}
 }
@@ -145,11 +146,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return errors.Join(errs...)
 }
 
+// message is a container's termination message as printed for a person: the container wrote it,
+// so control characters are escaped and cannot rewrite the terminal.
 func message(m string) string {
 	if m == "" {
 		return ""
 	}
-	return ": " + strings.TrimSpace(m)
+	return ": " + terminal.Escape(strings.TrimSpace(m))
 }
 
 func readInput(file string, replicas int, nodeName string) (*node.Input, error) {
