@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"slices"
-	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	utilnet "k8s.io/utils/net"
+
+	"github.com/podconfig/podconfig/internal/downward"
 )
 
 // fieldRef resolves a fieldRef (kubelet: podFieldSelectorRuntimeValue).
@@ -63,7 +62,7 @@ func convertFieldLabel(apiVersion, label string) (string, error) {
 	if apiVersion != "v1" {
 		return "", newEnvError(ErrFieldRef, "unsupported pod version: "+apiVersion, nil)
 	}
-	if path, _, ok := splitSubscript(label); ok {
+	if path, _, ok := downward.SplitSubscript(label); ok {
 		switch path {
 		case "metadata.annotations", "metadata.labels":
 			return label, nil
@@ -82,71 +81,15 @@ func convertFieldLabel(apiVersion, label string) (string, error) {
 	return "", newEnvError(ErrFieldRef, "field label not supported: "+label, nil)
 }
 
-// splitSubscript splits "path['key']" into path and key (kubelet:
-// fieldpath.SplitMaybeSubscriptedPath).
-func splitSubscript(fieldPath string) (path, subscript string, ok bool) {
-	s, found := strings.CutSuffix(fieldPath, "']")
-	if !found {
-		return fieldPath, "", false
-	}
-	path, subscript, found = strings.Cut(s, "['")
-	if !found || path == "" {
-		return fieldPath, "", false
-	}
-	return path, subscript, true
-}
-
 // podFieldValue reads the metadata fields of the pod (kubelet: fieldpath.ExtractFieldPathAsString).
 // spec.restartPolicy, spec.schedulerName and status.phase pass convertFieldLabel but fail here, as
 // in kubelet.
 func podFieldValue(pod *v1.Pod, fieldPath string) (string, error) {
-	if path, key, ok := splitSubscript(fieldPath); ok {
-		switch path {
-		case "metadata.annotations":
-			if errs := validation.IsQualifiedName(strings.ToLower(key)); len(errs) != 0 {
-				return "", newEnvError(ErrFieldRef, fmt.Sprintf("invalid key subscript in %s: %s", fieldPath, strings.Join(errs, ";")), nil)
-			}
-			return pod.Annotations[key], nil
-		case "metadata.labels":
-			if errs := validation.IsQualifiedName(key); len(errs) != 0 {
-				return "", newEnvError(ErrFieldRef, fmt.Sprintf("invalid key subscript in %s: %s", fieldPath, strings.Join(errs, ";")), nil)
-			}
-			return pod.Labels[key], nil
-		}
-		return "", newEnvError(ErrFieldRef, fmt.Sprintf("fieldPath %q does not support subscript", fieldPath), nil)
+	v, err := downward.PodFieldValue(pod, fieldPath)
+	if err != nil {
+		return "", newEnvError(ErrFieldRef, err.Error(), nil)
 	}
-	switch fieldPath {
-	case "metadata.annotations":
-		return formatMap(pod.Annotations), nil
-	case "metadata.labels":
-		return formatMap(pod.Labels), nil
-	case "metadata.name":
-		return pod.Name, nil
-	case "metadata.namespace":
-		return pod.Namespace, nil
-	case "metadata.uid":
-		return string(pod.UID), nil
-	}
-	return "", newEnvError(ErrFieldRef, "unsupported fieldPath: "+fieldPath, nil)
-}
-
-// formatMap renders a map as sorted key="quoted value" lines (kubelet: fieldpath.FormatMap).
-func formatMap(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(m[k]))
-	}
-	return b.String()
+	return v, nil
 }
 
 // sortPodIPs picks the first pod IP of the node's primary family and the first of the other

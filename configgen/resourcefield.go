@@ -2,12 +2,12 @@ package configgen
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/podconfig/podconfig/internal/downward"
 )
 
 // resourceFieldRef resolves a resourceFieldRef (kubelet: defaultPodLimitsForDownwardAPI then
@@ -25,47 +25,15 @@ func (b *envBuilder) resourceFieldRef(fs *v1.ResourceFieldSelector) (string, err
 		}
 	}
 
-	divisor := fs.Divisor
-	if divisor.IsZero() {
-		divisor = *resource.NewQuantity(1, resource.DecimalSI)
+	var defaultLimit func(v1.ResourceName) (resource.Quantity, bool)
+	if defaulted {
+		defaultLimit = b.allocatable
 	}
-	kind, name, ok := strings.Cut(fs.Resource, ".")
-	if !ok || (kind != "limits" && kind != "requests") {
-		return "", unsupportedResource(fs.Resource)
+	v, err := downward.ResourceValue(fs.Resource, fs.Divisor, container.Resources.Limits, container.Resources.Requests, defaultLimit)
+	if err != nil {
+		return "", newEnvError(ErrFieldRef, err.Error(), nil)
 	}
-	res := v1.ResourceName(name)
-	switch {
-	case res == v1.ResourceCPU || res == v1.ResourceMemory || res == v1.ResourceEphemeralStorage:
-	case strings.HasPrefix(name, v1.ResourceHugePagesPrefix):
-		// Hugepages are never overcommitted, so their limits are never defaulted.
-		defaulted = false
-	default:
-		return "", unsupportedResource(fs.Resource)
-	}
-
-	var q resource.Quantity
-	if kind == "requests" {
-		q = container.Resources.Requests[res]
-	} else {
-		q = container.Resources.Limits[res]
-		if defaulted && q.IsZero() {
-			if alloc, ok := b.allocatable(res); ok {
-				q = alloc
-			}
-		}
-	}
-	var v float64
-	if res == v1.ResourceCPU {
-		v = math.Ceil(float64(q.MilliValue()) / float64(divisor.MilliValue()))
-	} else {
-		v = math.Ceil(float64(q.Value()) / float64(divisor.Value()))
-	}
-	var digits [24]byte
-	return b.keep(strconv.AppendInt(digits[:0], int64(v), 10)), nil
-}
-
-func unsupportedResource(name string) error {
-	return newEnvError(ErrFieldRef, fmt.Sprintf("unsupported container resource : %v", name), nil)
+	return v, nil
 }
 
 // findContainer finds a container by name among the pod's containers, then its init containers
