@@ -76,4 +76,3 @@ func elems(name string) ([]string, error) {
 	}
 	return parts, nil
 }
-
