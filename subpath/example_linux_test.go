@@ -57,3 +57,26 @@ func ExampleLinux_PrepareSafeSubpath() {
 }
 
 func createContainer(string) error { return nil }
+
+// CleanupPodDir removes a torn-down pod's directory as kubelet's orphaned-pod cleanup does, but
+// never through a symlink or a mount: a symlink a container planted is removed as a link, and
+// the host's files it points at stay.
+func ExampleLinux_CleanupPodDir() {
+	root, _ := os.MkdirTemp("", "kubelet")
+	defer os.RemoveAll(root)
+	host := filepath.Join(root, "host")
+	_ = os.MkdirAll(host, 0o755)
+	_ = os.WriteFile(filepath.Join(host, "precious"), []byte("host data"), 0o644)
+
+	podDir := filepath.Join(root, "pods", "uid-1")
+	_ = os.MkdirAll(filepath.Join(podDir, "volumes", "kubernetes.io~empty-dir", "cache"), 0o750)
+	_ = os.MkdirAll(filepath.Join(podDir, "containers", "app"), 0o750)
+	_ = os.WriteFile(filepath.Join(podDir, "etc-hosts"), nil, 0o644)
+	_ = os.Symlink(host, filepath.Join(podDir, "containers", "app", "link"))
+
+	err := subpath.New().CleanupPodDir(podDir)
+	_, podErr := os.Stat(podDir)
+	_, hostErr := os.Stat(filepath.Join(host, "precious"))
+	fmt.Println(err, os.IsNotExist(podErr), hostErr)
+	// Output: <nil> true <nil>
+}

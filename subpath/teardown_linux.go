@@ -284,8 +284,12 @@ func (l *Linux) checkNotMountRoot(dir *os.File, path string, parent *unix.Stat_t
 	}
 	mounted := stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
 	if stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 {
+		m := l.mounter
+		if m == nil { // a Linux New did not build
+			m = newSysMounter()
+		}
 		var err error
-		if mounted, err = l.mounter.IsMountPoint(procFD(fd)); err != nil {
+		if mounted, err = m.IsMountPoint(procFD(fd)); err != nil {
 			return pathError(err, procFD(fd), path)
 		}
 	}

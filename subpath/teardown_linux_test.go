@@ -1,6 +1,7 @@
 package subpath_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -176,4 +177,49 @@ func TestCleanupPodDir(t *testing.T) {
 		require.ErrorIs(t, subpath.New().CleanupPodDir(""), subpath.ErrInvalidName)
 		require.ErrorIs(t, subpath.New().RemoveAllOneFilesystem(""), subpath.ErrInvalidName)
 	})
+}
+
+func TestRemoveAllOneFilesystemRaceWithSymlinkSwap(t *testing.T) {
+	// A container swaps a directory of its volume for a symlink to the host, over and over,
+	// while the volume is removed: whatever the timing, nothing outside the volume goes.
+	root := testRoot(t)
+	outside := filepath.Join(root, "outside")
+	writeFile(t, filepath.Join(outside, "precious"), "host data")
+	writeFile(t, filepath.Join(outside, "dir", "precious"), "host data")
+	l := subpath.New()
+	const rounds = 300
+	var failed, swaps int
+	for i := range rounds {
+		vol := filepath.Join(root, fmt.Sprintf("vol%d", i))
+		dir, link := filepath.Join(vol, "a"), filepath.Join(vol, "a.swap")
+		writeFile(t, filepath.Join(dir, "file"), "x")
+		writeFile(t, filepath.Join(dir, "dir", "file"), "x")
+		symlink(t, outside, link)
+		stop, done := make(chan struct{}), make(chan int)
+		go func() {
+			n := 0
+			defer func() { done <- n }()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				// Fails once the removal has taken either name away.
+				if unix.Renameat2(unix.AT_FDCWD, dir, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE) != nil {
+					return
+				}
+				n++
+			}
+		}()
+		if l.RemoveAllOneFilesystem(vol) != nil {
+			failed++
+		}
+		close(stop)
+		swaps += <-done
+		require.FileExists(t, filepath.Join(outside, "precious"), "round %d", i)
+		require.FileExists(t, filepath.Join(outside, "dir", "precious"), "round %d", i)
+	}
+	t.Logf("%d rounds, %d swaps, %d removals stopped at a swapped-in symlink", rounds, swaps, failed)
+	assert.Positive(t, swaps, "the swapper must actually race")
 }
