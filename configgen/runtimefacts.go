@@ -81,8 +81,12 @@ func ReadRuntimeFacts(ctx context.Context, rt RuntimeStatusClient) (RuntimeFacts
 var ErrRuntimeNotReady = errors.New("runtime not ready")
 
 // Apply sets what the runtime reported in opts: the cgroup driver, when it reported one, and the
-// runtime handlers (which decide whether recursiveReadOnly: IfPossible mounts are recursive).
+// runtime handlers (which decide whether recursiveReadOnly: IfPossible mounts are recursive). A nil
+// opts is left alone.
 func (f RuntimeFacts) Apply(opts *Options) {
+	if opts == nil {
+		return
+	}
 	if f.CgroupDriver != "" {
 		opts.Cgroups.Driver = f.CgroupDriver
 	}
