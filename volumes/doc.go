@@ -13,7 +13,11 @@
 //     timestamped directory, the ..data symlink swapped by rename, user-visible symlinks) through
 //     an [FS] rooted at the volume directory; the Linux [FS] walks every path below the volume
 //     with file descriptors opened O_NOFOLLOW, so a symlink a container planted cannot redirect a
-//     write. [ChangeOwnership] is kubelet's fsGroup pass over a volume.
+//     write. [ChangeOwnership] is kubelet's fsGroup pass over a volume. [Manager] sets volumes
+//     up (emptyDir on disk, tmpfs or hugetlbfs; hostPath with its type checks; configMap on disk
+//     and secret, downwardAPI and projected on a memory-backed mount, as kubelet puts them),
+//     and returns the [mounts.Volume] each becomes; its TearDown unmounts and removes without
+//     crossing a mount or following a symlink. Its [Host] is [NewLinuxHost] or [NewMemoryHost].
 //
 // Error texts are kubelet's; payload paths are validated as kubelet's atomic writer validates
 // them, and also after cleaning, so no path reaches the writer's own ..data or timestamp names.
