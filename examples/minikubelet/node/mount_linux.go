@@ -19,7 +19,7 @@ func mountTmpfs(dir string, size int64) error {
 }
 
 func unmount(dir string) error {
-	if err := unix.Unmount(dir, 0); err != nil {
+	if err := unix.Unmount(dir, unix.UMOUNT_NOFOLLOW); err != nil {
 		return fmt.Errorf("unmount %s: %w", dir, err)
 	}
 	return nil
