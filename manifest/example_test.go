@@ -7,13 +7,18 @@ import (
 	"github.com/podconfig/podconfig/manifest"
 )
 
-// A StatefulSet and a ServiceAccount, as kept in a repository: the StatefulSet becomes the Pods its
-// controller would create, the ServiceAccount is skipped with a warning.
+// A StatefulSet, its ServiceAccount and a Role, as kept in a repository: the StatefulSet becomes the
+// Pods its controller would create, the ServiceAccount is kept for admission, the Role is skipped
+// with a warning.
 func ExampleRead() {
 	const app = `
 apiVersion: v1
 kind: ServiceAccount
-metadata: {name: db}
+metadata: {name: db, namespace: data}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: db, namespace: data}
 ---
 apiVersion: apps/v1
 kind: StatefulSet
@@ -36,9 +41,11 @@ spec:
 		fmt.Printf("%s: %s/%s hostname=%s subdomain=%s pod-index=%s\n", p.Source, p.Pod.Namespace, p.Pod.Name,
 			p.Pod.Spec.Hostname, p.Pod.Spec.Subdomain, p.Pod.Labels["apps.kubernetes.io/pod-index"])
 	}
+	fmt.Println("service accounts:", len(bundle.ServiceAccounts))
 	fmt.Println(bundle.Warnings)
 	// Output:
-	// db.yaml: document 2 (StatefulSet db): data/db-0 hostname=db-0 subdomain=db pod-index=0
-	// db.yaml: document 2 (StatefulSet db): data/db-1 hostname=db-1 subdomain=db pod-index=1
-	// [db.yaml: document 1 (ServiceAccount db): skipped: kind ServiceAccount makes no pod and is not read]
+	// db.yaml: document 3 (StatefulSet db): data/db-0 hostname=db-0 subdomain=db pod-index=0
+	// db.yaml: document 3 (StatefulSet db): data/db-1 hostname=db-1 subdomain=db pod-index=1
+	// service accounts: 1
+	// [db.yaml: document 2 (Role db): skipped: kind Role makes no pod and is not read]
 }

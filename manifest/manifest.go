@@ -7,6 +7,8 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 )
 
 // MaxInputSize is the largest input Read accepts, 64 MiB.
@@ -55,6 +57,12 @@ type Bundle struct {
 	ConfigMaps []*v1.ConfigMap
 	Secrets    []*v1.Secret
 	Services   []*v1.Service
+	// ServiceAccounts, LimitRanges, PriorityClasses and RuntimeClasses are what the API server's
+	// admission plugins read when a Pod is created (package admission), as written.
+	ServiceAccounts []*v1.ServiceAccount
+	LimitRanges     []*v1.LimitRange
+	PriorityClasses []*schedulingv1.PriorityClass
+	RuntimeClasses  []*nodev1.RuntimeClass
 	// Node is the Node document, if any (at most one).
 	Node *v1.Node
 	// Context is the RenderContext document, if any (at most one).

@@ -200,7 +200,7 @@ func TestReadObjectsAndWarnings(t *testing.T) {
 	b := read(t, manifest.Options{NodeName: "n1"}, `# only a comment
 ---
 apiVersion: v1
-kind: ServiceAccount
+kind: ServiceAccountToken
 metadata: {name: sa}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
@@ -236,7 +236,7 @@ kind: Pod
 metadata: {name: p}
 spec: `+container)
 	assert.Equal(t, []string{
-		"in.yaml: document 2 (ServiceAccount sa): skipped: kind ServiceAccount makes no pod and is not read",
+		"in.yaml: document 2 (ServiceAccountToken sa): skipped: kind ServiceAccountToken makes no pod and is not read",
 		"in.yaml: document 3 (RoleBinding rb): skipped: kind RoleBinding makes no pod and is not read",
 		"in.yaml: document 4 (PodSecurityPolicy old): skipped: kind PodSecurityPolicy makes no pod and is not read",
 	}, b.Warnings)
@@ -411,4 +411,38 @@ func TestReadTruncatedJSONStreamIsAnError(t *testing.T) {
 	_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
 	require.Error(t, err)
 	assert.EqualError(t, err, "in.yaml: document 2: unexpected EOF")
+}
+
+func TestReadAdmissionObjects(t *testing.T) {
+	b := read(t, manifest.Options{}, `apiVersion: v1
+kind: ServiceAccount
+metadata: {name: robot, namespace: ns}
+automountServiceAccountToken: false
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: lr, namespace: ns}
+spec: {limits: [{type: Container, default: {cpu: 500m}}]}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+globalDefault: true
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead: {podFixed: {cpu: 250m}}
+`)
+	assert.Empty(t, b.Warnings)
+	require.Len(t, b.ServiceAccounts, 1)
+	assert.Equal(t, "robot", b.ServiceAccounts[0].Name)
+	require.Len(t, b.LimitRanges, 1)
+	assert.Equal(t, "500m", b.LimitRanges[0].Spec.Limits[0].Default.Cpu().String())
+	require.Len(t, b.PriorityClasses, 1)
+	assert.Equal(t, int32(1000), b.PriorityClasses[0].Value)
+	require.Len(t, b.RuntimeClasses, 1)
+	assert.Equal(t, "250m", b.RuntimeClasses[0].Overhead.PodFixed.Cpu().String())
 }

@@ -12,6 +12,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -142,6 +144,8 @@ var kinds = map[string]string{
 	"ReplicationController": "v1", "List": "v1",
 	"Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1", "ReplicaSet": "apps/v1",
 	"Job": "batch/v1", "CronJob": "batch/v1",
+	"ServiceAccount": "v1", "LimitRange": "v1",
+	"PriorityClass": "scheduling.k8s.io/v1", "RuntimeClass": "node.k8s.io/v1",
 	"RenderContext": "",
 }
 
@@ -219,6 +223,30 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 			return err
 		}
 		r.bundle.Services = append(r.bundle.Services, svc)
+	case "ServiceAccount":
+		sa := &v1.ServiceAccount{}
+		if err := strict(sa); err != nil {
+			return err
+		}
+		r.bundle.ServiceAccounts = append(r.bundle.ServiceAccounts, sa)
+	case "LimitRange":
+		lr := &v1.LimitRange{}
+		if err := strict(lr); err != nil {
+			return err
+		}
+		r.bundle.LimitRanges = append(r.bundle.LimitRanges, lr)
+	case "PriorityClass":
+		pc := &schedulingv1.PriorityClass{}
+		if err := strict(pc); err != nil {
+			return err
+		}
+		r.bundle.PriorityClasses = append(r.bundle.PriorityClasses, pc)
+	case "RuntimeClass":
+		rc := &nodev1.RuntimeClass{}
+		if err := strict(rc); err != nil {
+			return err
+		}
+		r.bundle.RuntimeClasses = append(r.bundle.RuntimeClasses, rc)
 	case "Node":
 		if r.bundle.Node != nil {
 			return fmt.Errorf("more than one Node (the first is %q)", r.bundle.Node.Name)
