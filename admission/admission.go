@@ -39,7 +39,7 @@ func WithFeatureGates(gates defaults.FeatureGates) Option {
 
 // AssumeMissing makes a ServiceAccount or RuntimeClass the objects lack count as one that exists
 // with no settings (no pull secrets, automount unset; no overhead, no scheduling), instead of the
-// API server's not-found error. report, if not nil, is told each assumption (kind
+// API server's not-found error. report, if not nil, is told each assumption once per Admit (kind
 // "ServiceAccount" or "RuntimeClass"; namespace empty for a RuntimeClass). A missing
 // PriorityClass is still an error: its value cannot be guessed.
 func AssumeMissing(report func(kind, namespace, name string)) Option {
@@ -83,6 +83,20 @@ type admitter struct {
 	pod  *v1.Pod
 	objs *Objects
 	settings
+	reported map[string]bool
+}
+
+// assume reports an assumed object once.
+func (a *admitter) assume(kind, namespace, name string) {
+	key := kind + "\x00" + namespace + "\x00" + name
+	if a.reported[key] {
+		return
+	}
+	if a.reported == nil {
+		a.reported = map[string]bool{}
+	}
+	a.reported[key] = true
+	a.assumed(kind, namespace, name)
 }
 
 func (a *admitter) run() error {

@@ -24,7 +24,7 @@ func (a *admitter) runtimeClass() (*nodev1.RuntimeClass, error) {
 		}
 	}
 	if a.assumed != nil {
-		a.assumed("RuntimeClass", "", *name)
+		a.assume("RuntimeClass", "", *name)
 		return nil, nil
 	}
 	notFound := apierrors.NewNotFound(schema.GroupResource{Group: "node.k8s.io", Resource: "runtimeclasses"}, *name)

@@ -61,7 +61,8 @@ func (a *admitter) serviceAccountAdmit() error {
 			spec.ImagePullSecrets[i].Name = s.Name
 		}
 	}
-	return nil
+	// The plugin validates at once, so its refusal comes before any later plugin's.
+	return a.serviceAccountValidate()
 }
 
 // serviceAccount finds the pod's ServiceAccount: in the objects, else the namespace's default one
@@ -77,7 +78,7 @@ func (a *admitter) serviceAccount(name string) (*v1.ServiceAccount, error) {
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "serviceaccount"}, name)
 	}
 	if name != DefaultServiceAccountName {
-		a.assumed("ServiceAccount", ns, name)
+		a.assume("ServiceAccount", ns, name)
 	}
 	sa := &v1.ServiceAccount{}
 	sa.Name, sa.Namespace = name, ns

@@ -374,10 +374,10 @@ spec:
 		assert.Equal(t, host, env(t, decode(t, again), 0, 0, "API_SERVICE_HOST"), "the same IP every time")
 	})
 	t.Run("skipped kinds are warnings on stderr and in the output", func(t *testing.T) {
-		in := "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa}\n---\n" + fullPod
+		in := "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: sa}\n---\n" + fullPod
 		code, out, stderr := cli(t, in, "render", "-")
 		require.Equal(t, exitOK, code)
-		want := "stdin: document 1 (ServiceAccount sa): skipped: kind ServiceAccount makes no pod and is not read"
+		want := "stdin: document 1 (Role sa): skipped: kind Role makes no pod and is not read"
 		assert.Equal(t, "warning: "+want+"\n", stderr)
 		assert.Equal(t, []string{want}, decode(t, out).Warnings)
 	})

@@ -42,6 +42,7 @@ spec:
 	//     cpu                     shares 1024, quota 100000, period 100000
 	//     memory limit            268435456
 	//     oom score adj           -997
+	//     mount                   /var/run/secrets/kubernetes.io/serviceaccount <- /var/lib/kubelet/pods/a5f9e4a5-4157-5505-9987-b3f0965fccb9/volumes/kubernetes.io~projected/kube-api-access-9mtwd (ro)
 	//     mount                   /etc/hosts <- /var/lib/kubelet/pods/a5f9e4a5-4157-5505-9987-b3f0965fccb9/etc-hosts (rw)
 	//     mount                   /dev/termination-log <- /var/lib/kubelet/pods/a5f9e4a5-4157-5505-9987-b3f0965fccb9/containers/resize/0000002a (rw)
 	//     env                     JOB_COMPLETION_INDEX KUBERNETES_PORT KUBERNETES_PORT_443_TCP KUBERNETES_PORT_443_TCP_ADDR KUBERNETES_PORT_443_TCP_PORT KUBERNETES_PORT_443_TCP_PROTO KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT KUBERNETES_SERVICE_PORT_HTTPS

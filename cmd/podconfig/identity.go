@@ -1,19 +1,55 @@
 package main
 
 import (
+	"fmt"
+
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podconfig/podconfig/admission"
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/defaults"
 )
 
 // prepare makes a pod read from a file into the pod kubelet would receive: the render identity
-// (namespace "default", a stable UID) always, and the API server's defaults unless
-// --apply-defaults=false.
-func (r *renderer) prepare(pod *v1.Pod) {
+// (namespace "default", a stable UID) always, the API server's defaults unless
+// --apply-defaults=false, and its admission unless --admission=false, in the API server's order
+// (the pod create strategy's pod-level resource defaulting comes after admission).
+func (r *renderer) prepare(pod *v1.Pod, warn func(configgen.Warning)) error {
 	defaults.SetRenderIdentity(pod)
+	gates := defaults.DefaultFeatureGates()
+	gates.PodLevelResources = r.cfg.featureGates.gates.PodLevelResources
 	if r.cfg.applyDefaults {
-		gates := defaults.DefaultFeatureGates()
-		gates.PodLevelResources = r.cfg.featureGates.gates.PodLevelResources
-		defaults.SetObjectDefaultsPod(pod, defaults.WithFeatureGates(gates))
+		opts := []defaults.Option{defaults.WithFeatureGates(gates)}
+		if r.cfg.admission {
+			opts = append(opts, defaults.ObjectDefaultsOnly())
+		}
+		defaults.SetObjectDefaultsPod(pod, opts...)
 	}
+	if !r.cfg.admission {
+		return nil
+	}
+	opts := []admission.Option{admission.WithFeatureGates(gates)}
+	if r.cfg.allowMissing {
+		opts = append(opts, admission.AssumeMissing(func(kind, namespace, name string) {
+			if namespace != "" {
+				name = namespace + "/" + name
+			}
+			warn(configgen.Warning{Reason: "AssumedObject", Message: fmt.Sprintf("%s %s is not in the input: assumed to exist with no settings (--allow-missing)", kind, name)})
+		}))
+	}
+	return admission.Admit(pod, r.admissionObjects(), opts...)
+}
+
+// admissionObjects are the input's objects the admission plugins read, and the Node pods are
+// bound to.
+func (r *renderer) admissionObjects() *admission.Objects {
+	b := r.bundle
+	objs := &admission.Objects{
+		ServiceAccounts: b.ServiceAccounts, PriorityClasses: b.PriorityClasses,
+		LimitRanges: b.LimitRanges, RuntimeClasses: b.RuntimeClasses,
+	}
+	if b.Node != nil {
+		objs.Nodes = []*v1.Node{b.Node}
+	}
+	return objs
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/hosts"
@@ -267,8 +269,10 @@ func (r *renderer) podIPs(i int, pod *v1.Pod) []string {
 // order a node starts them.
 func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	pod := p.Pod.DeepCopy()
-	r.prepare(pod)
 	out := &podResult{Source: p.Source, Pod: pod}
+	if err := r.prepare(pod, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
+		return nil, admissionError(pod, err)
+	}
 	warnings := map[string][]configgen.Warning{}
 	node := r.node(pod, func(c *v1.Container, w configgen.Warning) {
 		if c == nil {
@@ -337,6 +341,19 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		out.Items = append(out.Items, cr)
 	}
 	return out, nil
+}
+
+// admissionError names the pod and says how to get past a refusal by admission.
+func admissionError(pod *v1.Pod, err error) error {
+	podName := "pod " + pod.Namespace + "/" + pod.Name
+	var refused *admission.ForbiddenError
+	switch {
+	case apierrors.IsNotFound(err):
+		return fmt.Errorf("%s: admission: %w; add it to the input, or render with --allow-missing to assume it with no settings", podName, err)
+	case errors.As(err, &refused) && strings.Contains(refused.Err.Error(), "PriorityClass"):
+		return fmt.Errorf("%s: admission: %w; add the PriorityClass to the input", podName, err)
+	}
+	return fmt.Errorf("%s: admission: %w; render with --admission=false to see the pod as written", podName, err)
 }
 
 // containerEntry is a container in start order with its kind.
