@@ -27,7 +27,7 @@ type Option func(*settings)
 
 type settings struct {
 	gates   defaults.FeatureGates
-	assumed func(kind, namespace, name string)
+	assumed func(kind, namespace, name string) bool
 }
 
 // WithFeatureGates admits as an API server with these gates does: PodLevelResources and
@@ -39,15 +39,16 @@ func WithFeatureGates(gates defaults.FeatureGates) Option {
 
 // AssumeMissing makes a ServiceAccount or RuntimeClass the objects lack count as one that exists
 // with no settings (no pull secrets, automount unset; no overhead, no scheduling), instead of the
-// API server's not-found error. report, if not nil, is told each assumption once per Admit (kind
-// "ServiceAccount" or "RuntimeClass"; namespace empty for a RuntimeClass). A missing
-// PriorityClass is still an error: its value cannot be guessed.
-func AssumeMissing(report func(kind, namespace, name string)) Option {
+// API server's not-found error. decide, if not nil, is asked once per Admit for each missing
+// object (kind "ServiceAccount" or "RuntimeClass"; namespace empty for a RuntimeClass) whether to
+// assume it, and can record the assumption; nil assumes every one. A missing PriorityClass is
+// still an error: its value cannot be guessed.
+func AssumeMissing(decide func(kind, namespace, name string) bool) Option {
 	return func(s *settings) {
-		if report == nil {
-			report = func(string, string, string) {}
+		if decide == nil {
+			decide = func(string, string, string) bool { return true }
 		}
-		s.assumed = report
+		s.assumed = decide
 	}
 }
 
@@ -83,20 +84,23 @@ type admitter struct {
 	pod  *v1.Pod
 	objs *Objects
 	settings
-	reported map[string]bool
+	decided map[string]bool
 }
 
-// assume reports an assumed object once.
-func (a *admitter) assume(kind, namespace, name string) {
+// assume says whether to take a missing object as existing, asking AssumeMissing's decide once.
+func (a *admitter) assume(kind, namespace, name string) bool {
+	if a.assumed == nil {
+		return false
+	}
 	key := kind + "\x00" + namespace + "\x00" + name
-	if a.reported[key] {
-		return
+	if yes, ok := a.decided[key]; ok {
+		return yes
 	}
-	if a.reported == nil {
-		a.reported = map[string]bool{}
+	if a.decided == nil {
+		a.decided = map[string]bool{}
 	}
-	a.reported[key] = true
-	a.assumed(kind, namespace, name)
+	a.decided[key] = a.assumed(kind, namespace, name)
+	return a.decided[key]
 }
 
 func (a *admitter) run() error {

@@ -297,11 +297,21 @@ func TestAssumeMissingReports(t *testing.T) {
 		p.Spec.ServiceAccountName = "robot"
 		p.Spec.RuntimeClassName = ptr.To("gvisor")
 	})
-	require.NoError(t, admission.Admit(pod, nil, admission.AssumeMissing(func(kind, ns, name string) {
+	require.NoError(t, admission.Admit(pod, nil, admission.AssumeMissing(func(kind, ns, name string) bool {
 		got = append(got, kind+" "+ns+"/"+name)
+		return true
 	})))
 	// Each is looked up by the plugin's mutating and validating halves, and reported once.
 	assert.Equal(t, []string{"ServiceAccount ns/robot", "RuntimeClass /gvisor"}, got)
+}
+
+func TestAssumeMissingDecides(t *testing.T) {
+	pod := newPod(func(p *v1.Pod) {
+		p.Spec.ServiceAccountName = "robot"
+		p.Spec.RuntimeClassName = ptr.To("gvisor")
+	})
+	err := admission.Admit(pod, nil, admission.AssumeMissing(func(kind, _, _ string) bool { return kind == "ServiceAccount" }))
+	assert.EqualError(t, err, `pods "web" is forbidden: pod rejected: RuntimeClass "gvisor" not found`)
 }
 
 func TestTokenVolumeNameIsStable(t *testing.T) {

@@ -23,8 +23,7 @@ func (a *admitter) runtimeClass() (*nodev1.RuntimeClass, error) {
 			return rc, nil
 		}
 	}
-	if a.assumed != nil {
-		a.assume("RuntimeClass", "", *name)
+	if a.assume("RuntimeClass", "", *name) {
 		return nil, nil
 	}
 	notFound := apierrors.NewNotFound(schema.GroupResource{Group: "node.k8s.io", Resource: "runtimeclasses"}, *name)

@@ -74,11 +74,8 @@ func (a *admitter) serviceAccount(name string) (*v1.ServiceAccount, error) {
 			return sa, nil
 		}
 	}
-	if name != DefaultServiceAccountName && a.assumed == nil {
+	if name != DefaultServiceAccountName && !a.assume("ServiceAccount", ns, name) {
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "serviceaccount"}, name)
-	}
-	if name != DefaultServiceAccountName {
-		a.assume("ServiceAccount", ns, name)
 	}
 	sa := &v1.ServiceAccount{}
 	sa.Name, sa.Namespace = name, ns

@@ -43,21 +43,29 @@ func TestRenderAdmission(t *testing.T) {
 		require.Equal(t, exitOK, code)
 		assert.NotContains(t, out, "-997")
 	})
-	t.Run("a missing ServiceAccount fails with the API server's words and a remedy", func(t *testing.T) {
+	t.Run("a missing ServiceAccount is assumed, with a warning", func(t *testing.T) {
 		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  serviceAccountName: robot\n", 1)
+		code, out, stderr := cli(t, in, "render", "-")
+		require.Equal(t, exitOK, code, stderr)
+		d := decode(t, out)
+		require.Len(t, d.Pods[0].Warnings, 1)
+		assert.Equal(t, "ServiceAccount ns/robot is not in the input: assumed to exist with no settings", d.Pods[0].Warnings[0].Message)
+		assert.Contains(t, mountPaths(t, d, 0, 0), tokenPath)
+	})
+	t.Run("a missing RuntimeClass fails with the API server's words and a remedy", func(t *testing.T) {
+		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  runtimeClassName: kata\n", 1)
 		code, out, stderr := cli(t, in, "render", "-")
 		assert.Equal(t, exitError, code)
 		assert.Empty(t, out)
-		assert.Contains(t, stderr, `pods "p" is forbidden: error looking up service account ns/robot: serviceaccount "robot" not found; add it to the input, or render with --allow-missing`)
+		assert.Contains(t, stderr, `pods "p" is forbidden: pod rejected: RuntimeClass "kata" not found; add it to the input, or render with --allow-missing`)
 	})
-	t.Run("--allow-missing assumes a missing ServiceAccount, with a warning", func(t *testing.T) {
-		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  serviceAccountName: robot\n", 1)
+	t.Run("--allow-missing assumes a missing RuntimeClass, with a warning", func(t *testing.T) {
+		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  runtimeClassName: kata\n", 1)
 		code, out, stderr := cli(t, in, "render", "--allow-missing", "-")
 		require.Equal(t, exitOK, code, stderr)
 		d := decode(t, out)
 		require.Len(t, d.Pods[0].Warnings, 1)
-		assert.Equal(t, "ServiceAccount ns/robot is not in the input: assumed to exist with no settings (--allow-missing)", d.Pods[0].Warnings[0].Message)
-		assert.Contains(t, mountPaths(t, d, 0, 0), tokenPath)
+		assert.Equal(t, "RuntimeClass kata is not in the input: assumed to exist with no settings", d.Pods[0].Warnings[0].Message)
 	})
 	t.Run("a missing PriorityClass says to add it", func(t *testing.T) {
 		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  priorityClassName: gold\n", 1)

@@ -46,7 +46,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.admission, "admission", true, "apply what the API server's default admission plugins do to each pod (the service-account token volume, priority, LimitRange defaults, RuntimeClass overhead, default tolerations), reading the input's ServiceAccounts, PriorityClasses, LimitRanges and RuntimeClasses; false renders the spec as written")
-	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, and take a missing ServiceAccount or RuntimeClass as one with no settings, with a warning, instead of failing")
+	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, and take a missing RuntimeClass as one with no settings, with a warning, instead of failing")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
 	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else the pod's status.podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
@@ -69,7 +69,7 @@ ReplicaSets, ReplicationControllers, Jobs, CronJobs or Lists of them, the Config
 Services, ServiceAccounts, PriorityClasses, LimitRanges, RuntimeClasses and Node they use, and optionally a RenderContext document (podIPs, imageUsers,
 restartCount, scheduledTime). Other kinds are skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
 a stable UID. Each pod then passes the API server's default admission (--admission): it mounts
-its ServiceAccount's token (the namespace's "default" ServiceAccount is assumed), gets its
+its ServiceAccount's token (a ServiceAccount the input lacks is assumed, with a warning), gets its
 PriorityClass's priority (system-node-critical and system-cluster-critical are built in), its
 LimitRanges' default resources and its RuntimeClass's overhead. A Service with no clusterIP gets a stable one in 10.96.0.0/16, as the API server
 would allocate one. When the input has none, a "kubernetes" Service (10.96.0.1:443) is assumed,

@@ -28,15 +28,20 @@ func (r *renderer) prepare(pod *v1.Pod, warn func(configgen.Warning)) error {
 	if !r.cfg.admission {
 		return nil
 	}
-	opts := []admission.Option{admission.WithFeatureGates(gates)}
-	if r.cfg.allowMissing {
-		opts = append(opts, admission.AssumeMissing(func(kind, namespace, name string) {
-			if namespace != "" {
-				name = namespace + "/" + name
-			}
-			warn(configgen.Warning{Reason: "AssumedObject", Message: fmt.Sprintf("%s %s is not in the input: assumed to exist with no settings (--allow-missing)", kind, name)})
-		}))
+	// A ServiceAccount is often kept in another file than its workload; its settings rarely change
+	// the configs, so a missing one is assumed with a warning. A missing RuntimeClass, whose
+	// overhead changes the sandbox's resources, is only assumed under --allow-missing.
+	assume := func(kind, namespace, name string) bool {
+		if kind != "ServiceAccount" && !r.cfg.allowMissing {
+			return false
+		}
+		if namespace != "" {
+			name = namespace + "/" + name
+		}
+		warn(configgen.Warning{Reason: "AssumedObject", Message: fmt.Sprintf("%s %s is not in the input: assumed to exist with no settings", kind, name)})
+		return true
 	}
+	opts := []admission.Option{admission.WithFeatureGates(gates), admission.AssumeMissing(assume)}
 	return admission.Admit(pod, r.admissionObjects(), opts...)
 }
 
