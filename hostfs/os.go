@@ -5,29 +5,14 @@ import (
 	"os"
 )
 
-// OS performs the host file operations on the real file system through the os package. The zero
-// value is ready to use and safe for concurrent use.
+// OS performs the host file operations on the real file system, each with the semantics of the os
+// function of the same name. The writes a container config makes (WriteFile, Create, Chmod) are
+// made with the system calls themselves, on Unix without an os.File. The zero value is ready to
+// use and safe for concurrent use.
 type OS struct{}
 
 // MkdirAll creates path and any missing parents with perm (less the umask), like os.MkdirAll.
 func (OS) MkdirAll(path string, perm fs.FileMode) error { return os.MkdirAll(path, perm) }
-
-// WriteFile writes data to path like os.WriteFile: the file is opened O_WRONLY|O_CREATE|O_TRUNC, so
-// an existing file is truncated and rewritten in place and keeps its inode and mode, and a final
-// symlink is followed. perm (less the umask) applies only when the file is created.
-func (OS) WriteFile(path string, data []byte, perm fs.FileMode) error {
-	return os.WriteFile(path, data, perm)
-}
-
-// Create creates path as an empty file, or truncates it if it exists, like os.Create followed by
-// Close. A new file gets mode 0666 less the umask.
-func (OS) Create(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	return f.Close()
-}
 
 // Chmod sets the mode of path, following a final symlink, like os.Chmod. It is unaffected by the
 // umask, which is why callers that need an exact mode chmod after creating.
