@@ -66,15 +66,18 @@ func TestBenchScenarioMatches(t *testing.T) {
 }
 
 // BenchmarkSideBySide renders benchpod's container and sandbox with kubelet's own code and with
-// podconfig in one process, on the same node facts. Compare kubelet/* with podconfig/*.
+// podconfig in one process, on the same node facts, after checking that both render them alike.
+// Kubelet writes its files through its RealOS. podconfig runs on each of its file backends:
+// podconfig-os is hostfs.OS, as on a node (the production figure, over the same tmpfs
+// directories as kubelet); podconfig-memory is the in-memory store offline rendering uses.
+// Compare kubelet/* with podconfig-os/*.
 func BenchmarkSideBySide(b *testing.B) {
 	ctx := context.Background()
 	sc := benchScenario()
 	pod := PodFor(sc)
 	container := benchpod.Container(pod)
 	// Kubelet writes the pod's etc-hosts file on every call; on ext4 rewriting it in place
-	// costs a forced writeback (~10 ms here). Both sides write to memory: tmpfs for kubelet,
-	// podconfig's in-memory file store.
+	// costs a forced writeback (~10 ms here), so both sides write to tmpfs.
 	dir := tmpfsDir(b)
 	root, logs := filepath.Join(dir, "root"), filepath.Join(dir, "logs")
 
@@ -90,9 +93,23 @@ func BenchmarkSideBySide(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer kl.Close()
-	pc, err := podconfigside.New(sc, pod, root, logs, 0)
+	onMemory, err := podconfigside.New(sc, pod, root, logs, 0)
 	if err != nil {
 		b.Fatal(err)
+	}
+	onHost, err := podconfigside.NewOnHost(sc, pod, root, logs, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	podDir := filepath.Join(root, "pods", string(pod.UID))
+	for _, pc := range []*podconfigside.Node{onMemory, onHost} {
+		k, p := kl.RenderAll(ctx, pod.DeepCopy()), pc.Render(ctx, pod.DeepCopy())
+		Normalise(k, podDir, podconfigside.TerminationMessageName)
+		Normalise(p, podDir, podconfigside.TerminationMessageName)
+		for _, d := range Compare(k, p) {
+			b.Fatalf("the benchmark pod renders differently: %s", d)
+		}
+		pc.ResetCalls()
 	}
 
 	b.Run("container/kubelet", func(b *testing.B) {
@@ -104,16 +121,21 @@ func BenchmarkSideBySide(b *testing.B) {
 			}
 		}
 	})
-	b.Run("container/podconfig", func(b *testing.B) {
-		b.ReportAllocs()
-		defer benchpod.ReportCPU(b)()
-		for b.Loop() {
-			if _, err := pc.Container(ctx, pod, container); err != nil {
-				b.Fatal(err)
+	for _, side := range []struct {
+		name string
+		pc   *podconfigside.Node
+	}{{"podconfig-os", onHost}, {"podconfig-memory", onMemory}} {
+		b.Run("container/"+side.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer benchpod.ReportCPU(b)()
+			for b.Loop() {
+				if _, err := side.pc.Container(ctx, pod, container); err != nil {
+					b.Fatal(err)
+				}
+				side.pc.ResetCalls()
 			}
-			pc.ResetCalls()
-		}
-	})
+		})
+	}
 	b.Run("sandbox/kubelet", func(b *testing.B) {
 		b.ReportAllocs()
 		defer benchpod.ReportCPU(b)()
@@ -123,16 +145,21 @@ func BenchmarkSideBySide(b *testing.B) {
 			}
 		}
 	})
-	b.Run("sandbox/podconfig", func(b *testing.B) {
-		b.ReportAllocs()
-		defer benchpod.ReportCPU(b)()
-		for b.Loop() {
-			if _, err := pc.Sandbox(ctx, pod); err != nil {
-				b.Fatal(err)
+	for _, side := range []struct {
+		name string
+		pc   *podconfigside.Node
+	}{{"podconfig-os", onHost}, {"podconfig-memory", onMemory}} {
+		b.Run("sandbox/"+side.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer benchpod.ReportCPU(b)()
+			for b.Loop() {
+				if _, err := side.pc.Sandbox(ctx, pod); err != nil {
+					b.Fatal(err)
+				}
+				side.pc.ResetCalls()
 			}
-			pc.ResetCalls()
-		}
-	})
+		})
+	}
 }
 
 // tmpfsDir is a temporary directory on /dev/shm when it is there, else on the default disk.

@@ -1,5 +1,6 @@
 // Package podconfigside renders a scenario with podconfig, on the same node facts the kubelet
-// side is given, with podconfig's in-memory backends.
+// side is given, with podconfig's in-memory backends (New) or, for the production benchmark, its
+// real file backend (NewOnHost).
 package podconfigside
 
 import (
@@ -37,7 +38,7 @@ const TerminationMessageName = "0000002a"
 // Node is a podconfig Generator for one scenario, with the volumes it mounts.
 type Node struct {
 	Gen     *configgen.Generator
-	Files   *hostfs.Memory
+	Files   configgen.HostFiles
 	Volumes mounts.VolumeMap
 	sc      *scenario.Scenario
 	root    string
@@ -52,8 +53,19 @@ func (n *Node) ResetCalls() {
 	n.sp.ResetCalls()
 }
 
-// New builds the Generator for sc under root and logs.
+// New builds the Generator for sc under root and logs, its files in memory.
 func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32) (*Node, error) {
+	return newNode(sc, pod, root, logs, usernsHostID, hostfs.NewMemory(), func() uint32 { return 42 })
+}
+
+// NewOnHost builds the Generator for sc under root and logs as a node runs it: its files are the
+// host's (hostfs.OS), and termination-message files get random names, as kubelet's do. HostUtils
+// and the Subpather stay in memory, as they do on the kubelet side.
+func NewOnHost(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32) (*Node, error) {
+	return newNode(sc, pod, root, logs, usernsHostID, hostfs.OS{}, nil)
+}
+
+func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32, files configgen.HostFiles, termRand func() uint32) (*Node, error) {
 	n := sc.Node.WithDefaults()
 	objs, err := sc.Decoded()
 	if err != nil {
@@ -81,7 +93,6 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 		objects.Add(node)
 	}
 
-	files := hostfs.NewMemory()
 	// kubelet's syncPod makes the pod's data directories before any container config.
 	if err := files.MkdirAll(filepath.Join(root, "pods", string(pod.UID)), 0o750); err != nil {
 		return nil, err
@@ -206,7 +217,7 @@ func New(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uin
 		BlockDevices:           blocks,
 		ImageUsers:             users,
 		Resources:              &res,
-		TerminationMessageRand: func() uint32 { return 42 },
+		TerminationMessageRand: termRand,
 	}
 	opts.Security.SeccompProfileRoot = filepath.Join(root, "seccomp")
 	opts.Security.SeccompDefault = n.SeccompDefault
