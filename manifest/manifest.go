@@ -45,6 +45,10 @@ type Options struct {
 	// defaulted here: apply defaults.SetObjectDefaultsPod to them, as the API server does again
 	// when a controller creates one.
 	DefaultTemplates bool
+	// ContinueOnError makes an input or document that fails not stop Read: its error goes to
+	// Bundle.Errors and the next document is read, as kubectl apply goes on past a bad document.
+	// A document that does not split from the next (bad YAML or JSON) ends its input.
+	ContinueOnError bool
 }
 
 // Bundle is what a set of manifests holds, ready to render.
@@ -69,6 +73,9 @@ type Bundle struct {
 	Context RenderContext
 	// Warnings name the documents skipped and why.
 	Warnings []string
+	// Errors are the documents and inputs that failed, with Options.ContinueOnError; each is a
+	// *DocumentError or names its input.
+	Errors []error
 }
 
 // Pod is one Pod to render and the document it came from.
@@ -118,18 +125,30 @@ func (e *DocumentError) Error() string {
 func (e *DocumentError) Unwrap() error { return e.Err }
 
 // Read reads every input and returns the Pods their documents make, with the objects they refer
-// to. The first error stops it; nothing is returned with it.
+// to. The first error stops it, and nothing is returned with it, unless Options.ContinueOnError
+// is set.
 func Read(opts Options, inputs ...Input) (*Bundle, error) {
 	r := &reader{opts: opts, bundle: &Bundle{}}
 	for _, in := range inputs {
 		if err := r.readInput(in); err != nil {
-			return nil, err
+			if err = r.failed(err); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := r.expand(); err != nil {
 		return nil, err
 	}
 	return r.bundle, nil
+}
+
+// failed records err and returns nil when reading goes on past errors, else returns err.
+func (r *reader) failed(err error) error {
+	if !r.opts.ContinueOnError {
+		return err
+	}
+	r.bundle.Errors = append(r.bundle.Errors, err)
+	return nil
 }
 
 // docName names a document in errors and warnings.

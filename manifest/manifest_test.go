@@ -446,3 +446,43 @@ overhead: {podFixed: {cpu: 250m}}
 	require.Len(t, b.RuntimeClasses, 1)
 	assert.Equal(t, "250m", b.RuntimeClasses[0].Overhead.PodFixed.Cpu().String())
 }
+
+func TestContinueOnError(t *testing.T) {
+	in := `apiVersion: v1
+kind: Pod
+metadata: {name: good}
+spec: {containers: [{name: a, image: a}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bad}
+spec: {containers: [{name: a, image: a, bogus: 1}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: indexed}
+spec:
+  completionMode: Indexed
+  template: {spec: {restartPolicy: Never, containers: [{name: a, image: a}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: also-good}
+spec: {containers: [{name: a, image: a}]}
+`
+	_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(in)})
+	require.Error(t, err, "without ContinueOnError the first error stops Read")
+	b, err := manifest.Read(manifest.Options{ContinueOnError: true},
+		manifest.Input{Name: "in.yaml", Reader: strings.NewReader(in)},
+		manifest.Input{Name: "big.yaml", Reader: strings.NewReader(strings.Repeat("#", manifest.MaxInputSize+1))})
+	require.NoError(t, err)
+	var names []string
+	for _, p := range b.Pods {
+		names = append(names, p.Pod.Name)
+	}
+	assert.Equal(t, []string{"good", "also-good"}, names)
+	require.Len(t, b.Errors, 3)
+	assert.Contains(t, b.Errors[0].Error(), "in.yaml: document 2 (Pod bad): ")
+	assert.Contains(t, b.Errors[1].Error(), "big.yaml: input larger than 64 MiB")
+	assert.Contains(t, b.Errors[2].Error(), "in.yaml: document 3 (Job indexed): spec.completions is required for an Indexed Job")
+}

@@ -70,7 +70,9 @@ func (r *reader) readInput(in Input) error {
 		for _, obj := range objs {
 			n++
 			if err := r.readDocument(name, n, 0, obj); err != nil {
-				return err
+				if err = r.failed(err); err != nil {
+					return err
+				}
 			}
 		}
 		if jsonErr != nil {

@@ -44,7 +44,10 @@ func (r *reader) expand() error {
 	for _, w := range r.workloads {
 		pods, err := r.podsOf(w.obj, node)
 		if err != nil {
-			return &DocumentError{Document: w.source, Err: err}
+			if err = r.failed(&DocumentError{Document: w.source, Err: err}); err != nil {
+				return err
+			}
+			continue
 		}
 		for _, p := range pods {
 			if p.Spec.NodeName == "" {

@@ -80,8 +80,11 @@ Flags:
 `)
 		fs.PrintDefaults()
 		fmt.Fprint(out, `
-Exit status: 0 on success, 2 for a usage error, 1 for any other error (one line on standard
-error naming the document and the problem).
+Every pod that renders is printed, even when others fail. Each failure is one line on standard
+error naming the document, the pod and container, the problem and what to do about it; warnings
+go to standard error too, those about skipped kinds summarised in one line.
+
+Exit status: 0 on success, 2 for a usage error, 1 if any document or pod failed.
 `)
 	}
 	return cfg, fs

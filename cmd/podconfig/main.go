@@ -83,16 +83,28 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 		return exitError
 	}
-	for _, w := range out.Warnings {
+	for _, w := range summarize(out.Warnings) {
 		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
 	}
-	if cfg.output == "crictl" {
-		err = writeCrictl(stdout, cfg.outputDir, out)
-	} else {
-		err = write(stdout, cfg.output, out)
+	if len(out.Pods) > 0 || len(out.Failures) == 0 {
+		if cfg.output == "crictl" {
+			err = writeCrictl(stdout, cfg.outputDir, out)
+		} else {
+			err = write(stdout, cfg.output, out)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+			return exitError
+		}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
+	// Every failure, one line each, after the pods that did render.
+	for _, f := range out.Failures {
+		fmt.Fprintf(stderr, "podconfig render: %s\n", oneLine(errors.New(f)))
+	}
+	if len(out.Failures) > 0 {
+		if len(out.Pods) > 0 {
+			fmt.Fprintf(stderr, "podconfig render: %d failed, %d pods rendered\n", len(out.Failures), len(out.Pods))
+		}
 		return exitError
 	}
 	return exitOK

@@ -154,9 +154,7 @@ func writeTable(w io.Writer, res *result) error {
 			writeContainer(tw, p.Pod, c)
 		}
 	}
-	for _, wr := range res.Warnings {
-		fmt.Fprintf(tw, "WARNING\t%s\n", terminal.Escape(wr))
-	}
+	// The input's warnings go to standard error only, summarised.
 	return tw.Flush()
 }
 

@@ -31,6 +31,9 @@ import (
 type result struct {
 	Pods     []podResult
 	Warnings []string
+	// Failures are the documents and pods that could not be rendered, each naming the document,
+	// the pod and container, the cause and, where there is one, the remedy.
+	Failures []string
 }
 
 // podResult is one pod's configs.
@@ -67,7 +70,7 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults}
+	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true}
 	if cfg.ordinal >= 0 {
 		opts.Ordinal = &cfg.ordinal
 	}
@@ -82,6 +85,9 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 		}
 	}
 	out := &result{Warnings: append(dirWarnings, bundle.Warnings...)}
+	for _, err := range bundle.Errors {
+		out.Failures = append(out.Failures, err.Error())
+	}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
 	if bundle.Node == nil {
 		r.objects = append(r.objects, assumedNode(r.nodeIPs()))
@@ -90,17 +96,18 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	for i, p := range bundle.Pods {
 		pr, err := r.renderPod(i, p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Source, err)
+			out.Failures = append(out.Failures, fmt.Sprintf("%s: %v", p.Source, err))
+			continue
 		}
 		if len(pr.Items) > 0 {
 			found = true
 		}
 		out.Pods = append(out.Pods, *pr)
 	}
-	if !found {
+	if !found && len(out.Failures) == 0 {
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
 	}
-	if len(bundle.Pods) == 0 {
+	if len(bundle.Pods) == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil

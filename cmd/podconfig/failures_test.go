@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func podNamed(name string) string {
+	return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec: {containers: [{name: c, image: app:1}]}\n"
+}
+
+func TestEveryFailureAtOnce(t *testing.T) {
+	t.Run("a directory with one broken file renders all the others and exits 1", func(t *testing.T) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(podNamed("a")), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "b.yaml"), []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {bogus: 1}\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(podNamed("c")), 0o644))
+		code, out, stderr := cli(t, "", "render", dir)
+		assert.Equal(t, exitError, code)
+		d := decode(t, out)
+		require.Len(t, d.Pods, 2)
+		assert.Contains(t, stderr, "podconfig render: "+filepath.Join(dir, "b.yaml")+`: document 1 (Pod b): strict decoding error: unknown field "spec.bogus"`)
+		assert.Contains(t, stderr, "podconfig render: 1 failed, 2 pods rendered\n")
+	})
+	t.Run("every failing pod is reported, each naming document, pod, container, cause and remedy", func(t *testing.T) {
+		in := podNamed("ok") + "---\n" +
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p1}\nspec: {containers: [{name: c, image: app:1, envFrom: [{configMapRef: {name: cfg}}]}]}\n---\n" +
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p2}\nspec: {runtimeClassName: kata, containers: [{name: c, image: app:1}]}\n"
+		code, out, stderr := cli(t, in, "render", "-o", "table", "-")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, out, "POD default/ok")
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		require.Len(t, lines, 3, stderr)
+		assert.Equal(t, `podconfig render: stdin: document 2 (Pod p1): pod default/p1, container c: configmaps "cfg" not found; add it to the input, or render with --allow-missing for a placeholder`, lines[0])
+		assert.Equal(t, `podconfig render: stdin: document 3 (Pod p2): pod default/p2: admission: pods "p2" is forbidden: pod rejected: RuntimeClass "kata" not found; add it to the input, or render with --allow-missing to assume it with no settings`, lines[1])
+		assert.Equal(t, "podconfig render: 2 failed, 1 pods rendered", lines[2])
+	})
+	t.Run("documents of kinds that make no pod are summarised in one warning", func(t *testing.T) {
+		in := "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r1}\n---\n" +
+			"apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r2}\n---\n" +
+			"apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb}\n---\n" + podNamed("p")
+		code, out, stderr := cli(t, in, "render", "-o", "table", "-")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Equal(t, "warning: skipped 3 documents of kinds that make no pod: Role (2), RoleBinding (1)\n", stderr)
+		assert.NotContains(t, out, "skipped")
+	})
+}
+
+func TestSummarize(t *testing.T) {
+	assert.Equal(t, []string{"a: skipped: kind X makes no pod and is not read", "other"},
+		summarize([]string{"a: skipped: kind X makes no pod and is not read", "other"}), "one skipped document keeps its line")
+	assert.Equal(t, []string{"first", "skipped 2 documents of kinds that make no pod: X (1), Y (1)", "last"},
+		summarize([]string{"first", "a: skipped: kind Y makes no pod and is not read", "b: skipped: kind X makes no pod and is not read", "last"}))
+}
