@@ -216,6 +216,9 @@ trap 'exit 130' INT TERM
 start_runtime() {
   local version=$1 containerd_bin ctr_bin
   work=$(mktemp -d /tmp/podconfig-e2e.XXXXXX)
+  # A pod with hostUsers: false runs as a host id of its own, which must get through to its
+  # rootfs below the state directory, as through /run/containerd (both 0711).
+  chmod 0711 "$work"
   sock=$work/containerd.sock
   # Pods' cgroups go under a cgroup root of their own (minikubelet's -cgroup-root), so the
   # teardown can remove them without touching anyone else's.

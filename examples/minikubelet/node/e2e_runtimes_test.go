@@ -14,10 +14,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/security"
 )
 
 // The suite runs on containerd 1.6 and 2.x (.ci/stages/30-e2e.sh starts each in turn). Tests
@@ -211,3 +214,110 @@ func execSync(rt runtimeapi.RuntimeServiceClient, podUID, name string, cmd []str
 	}
 	return string(resp.Stdout), nil
 }
+
+// TestE2ERecursiveReadOnlyMounts mounts a host directory with a tmpfs mounted below it read-only,
+// with each recursiveReadOnly mode. Kubelet makes the mount recursively read-only only where the
+// pod's runtime handler reports support (Status): containerd 2.x with runc 1.1+ on Linux 5.12+
+// does; containerd 1.6 reports no handlers, so Enabled is refused before CreateContainer and
+// IfPossible falls back to a plain read-only bind, below which the tmpfs stays writable.
+func TestE2ERecursiveReadOnlyMounts(t *testing.T) {
+	t.Parallel()
+	probe := newE2E(t, `{apiVersion: v1, kind: Pod, metadata: {name: rro-probe}, spec: {containers: [{name: c, image: `+image+`}]}}`)
+	supported := false
+	for _, h := range probe.node.RuntimeFacts().Handlers {
+		if h.GetName() == "" {
+			supported = h.GetFeatures().GetRecursiveReadOnlyMounts()
+		}
+	}
+	if runtimeMajor(t, probe.rt) != "1" && !supported {
+		t.Skip("end-to-end: the runtime's default handler reports no recursive read-only mounts (runc or the kernel lacks them)")
+	}
+	host := filepath.Join(probe.root, "rro-"+strings.ReplaceAll(t.Name(), "/", "-"))
+	require.NoError(t, os.MkdirAll(filepath.Join(host, "sub"), 0o755))
+	require.NoError(t, mountTmpfs(filepath.Join(host, "sub")))
+	t.Cleanup(func() {
+		assert.NoError(t, unmount(filepath.Join(host, "sub")))
+		assert.NoError(t, os.RemoveAll(host))
+	})
+	for _, mode := range []string{"Disabled", "IfPossible", "Enabled"} {
+		t.Run(mode, func(t *testing.T) {
+			e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: rro-`+strings.ToLower(mode)+`}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  volumes:
+  - {name: host, hostPath: {path: `+host+`, type: Directory}}
+  containers:
+  - name: main
+    image: `+image+`
+    command: [sh, -c, 'touch /ro/x 2>/dev/null && echo top writable || echo top refused; touch /ro/sub/x 2>/dev/null && echo sub writable || echo sub refused']
+    volumeMounts:
+    - {name: host, mountPath: /ro, readOnly: true, recursiveReadOnly: `+mode+`}
+`)
+			status, err := e.run(t, nil)
+			recursive := mode == "Enabled" || (mode == "IfPossible" && supported)
+			if mode == "Enabled" && !supported {
+				require.Error(t, err)
+				assert.ErrorIs(t, err, mounts.ErrRecursiveReadOnly)
+				assert.Contains(t, err.Error(), `volume "host" requested recursive read-only mode, but it is not supported by the runtime`)
+				assert.Empty(t, e.rt.createdNames(), "the container is never created")
+				return
+			}
+			require.NoError(t, err)
+			want := "top refused\nsub writable\n"
+			if recursive {
+				want = "top refused\nsub refused\n"
+			}
+			assert.Equal(t, want, logOf(t, status, "main"))
+		})
+	}
+}
+
+// TestE2EUserNamespaces runs a pod with hostUsers: false. Its container's root is an id of the
+// range minikubelet gave the pod, as kubelet's userns manager would; the runtime must report user
+// namespace support for the pod's handler (containerd 2.x with runc 1.2+ on Linux 6.3+), else
+// kubelet refuses the pod with its text before the sandbox is made, as on containerd 1.6.
+func TestE2EUserNamespaces(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: userns}
+spec:
+  restartPolicy: Never
+  hostUsers: false
+  volumes:
+  - {name: scratch, emptyDir: {}}
+  containers:
+  - name: main
+    image: `+image+`
+    command: [sh, -c, 'cat /proc/self/uid_map /proc/self/gid_map; id -u; touch /scratch/x && stat -c "%u:%g" /scratch/x']
+    volumeMounts:
+    - {name: scratch, mountPath: /scratch}
+`)
+	supported := e.node.RuntimeFacts().UserNamespaceHandlers()[""]
+	status, err := e.run(t, nil)
+	if !supported {
+		require.Error(t, err)
+		assert.ErrorIs(t, err, security.ErrUserNamespacesUnsupported)
+		assert.Contains(t, err.Error(), "can't set `spec.hostUsers: false`, runtime does not support user namespaces")
+		if runtimeMajor(t, e.rt) != "1" {
+			t.Skip("end-to-end: the runtime's default handler reports no user namespaces (runc or the kernel lacks them); the pod was refused as kubelet refuses it")
+		}
+		return
+	}
+	require.NoError(t, err)
+	fields := strings.Fields(logOf(t, status, "main"))
+	require.Len(t, fields, 8, "uid_map, gid_map, id -u, owner: %v", fields)
+	assert.Equal(t, []string{"0", "65536", "65536"}, fields[0:3], "container root is host id 65536, the first range kubelet hands out")
+	assert.Equal(t, []string{"0", "65536", "65536"}, fields[3:6])
+	assert.Equal(t, "0", fields[6], "root inside the container")
+	assert.Equal(t, "0:0", fields[7], "a file root makes in an emptyDir belongs to root as the container sees it")
+}
+
+func mountTmpfs(dir string) error { return unix.Mount("tmpfs", dir, "tmpfs", 0, "size=1m") }
+
+func unmount(dir string) error { return unix.Unmount(dir, 0) }

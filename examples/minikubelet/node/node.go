@@ -16,6 +16,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/clock"
 
@@ -75,7 +76,9 @@ type Node struct {
 	gen *configgen.Generator
 	// facts are what the runtime reported: its cgroup driver and handlers.
 	facts configgen.RuntimeFacts
-	sub   *subpath.Linux
+	// userns hands out the host ids of pods with hostUsers: false.
+	userns *userNamespaces
+	sub    *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
 	// crashLoop holds every container's restart back-off; clock is what it and the restarts
@@ -165,12 +168,14 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		},
 	}
 	facts.Apply(&opts)
+	userns := &userNamespaces{handlers: facts.UserNamespaceHandlers(), byPod: map[types.UID]int{}}
+	opts.Security.UserNamespaces = userns
 	gen, err := configgen.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("node: %w", err)
 	}
 	clk := clock.RealClock{}
-	return &Node{cfg: cfg, gen: gen, facts: facts, sub: subpath.New(), node: nodeGetter,
+	return &Node{cfg: cfg, gen: gen, facts: facts, userns: userns, sub: subpath.New(), node: nodeGetter,
 		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
 		allocatableMemory: hostNode.MemoryCapacity}, nil
 }
