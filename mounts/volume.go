@@ -27,6 +27,8 @@ type Volume struct {
 	// InnerVolumeSpecName, the PV name for a PVC). Empty means the VolumeMap key.
 	InnerVolumeName string
 	// Image is set for image volumes: the runtime mounts the image, and HostPath is unused.
+	// Kubelet's image plugin reports its volumes read-only: set ReadOnly with it (containerd
+	// 2.x refuses an image mount that is not read-only).
 	Image *runtimeapi.ImageSpec
 	// MounterType names the volume plugin's mounter as kubelet's errors print it, the Go type of
 	// its volume.Mounter (e.g. "*emptydir.emptyDir"). Setting it says the volume is mounted even

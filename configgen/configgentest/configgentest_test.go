@@ -101,7 +101,7 @@ func TestNodeVolumes(t *testing.T) {
 		// Kubelet's CSI mounter is unmanaged, so never relabelled, when read-only.
 		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, InnerVolumeName: "claim"},
 		"rw":  {HostPath: root + "kubernetes.io~csi/rw-claim/mount", SELinuxRelabel: true, InnerVolumeName: "rw-claim"},
-		"img": {Image: &runtimeapi.ImageSpec{Image: "tools:1", UserSpecifiedImage: "tools:1"}},
+		"img": {Image: &runtimeapi.ImageSpec{Image: "tools:1", UserSpecifiedImage: "tools:1"}, ReadOnly: true},
 	}, got)
 	exists, err := node.HostUtils.PathExists(root + "kubernetes.io~empty-dir/e")
 	require.NoError(t, err)

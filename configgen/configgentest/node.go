@@ -141,7 +141,9 @@ func (n *Node) Volumes(pod *v1.Pod) mounts.VolumeMap {
 			v.HostPath = filepath.Join(podVolumes, "kubernetes.io~csi", "pvc-"+pod.Name+"-"+vol.Name, "mount")
 			v.SELinuxRelabel = true
 		case src.Image != nil:
+			// Read-only, as kubelet's image plugin reports its volumes.
 			v.Image = &runtimeapi.ImageSpec{Image: src.Image.Reference, UserSpecifiedImage: src.Image.Reference}
+			v.ReadOnly = true
 		default:
 			plugin = "kubernetes.io~" + strings.ToLower(volumeKind(src))
 		}

@@ -61,7 +61,8 @@ func (s *Scenario) MountedVolumes(root string) []MountedVolume {
 			v.Path = filepath.Join(podVolumes, "kubernetes.io~csi", "pvc-"+pod.Name+"-"+vol.Name, "mount")
 			v.SELinuxRelabel = true
 		case src.Image != nil:
-			v.Image = src.Image.Reference
+			// Kubelet's image plugin reports its volumes read-only.
+			v.Image, v.ReadOnly = src.Image.Reference, true
 		default:
 			plugin = "kubernetes.io~other"
 		}

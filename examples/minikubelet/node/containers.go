@@ -222,18 +222,23 @@ func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 // ensureImage makes sure the container's image is present, pulling it when the pull policy says
 // so, and returns the image reference the runtime resolved (kubelet's EnsureImageExists).
 func (n *Node) ensureImage(ctx context.Context, c *v1.Container, sandbox *runtimeapi.PodSandboxConfig) (string, error) {
-	spec := &runtimeapi.ImageSpec{Image: c.Image}
+	return n.ensureImageRef(ctx, c.Image, c.ImagePullPolicy, sandbox)
+}
+
+// ensureImageRef is ensureImage for an image and pull policy: a container's or an image volume's.
+func (n *Node) ensureImageRef(ctx context.Context, image string, policy v1.PullPolicy, sandbox *runtimeapi.PodSandboxConfig) (string, error) {
+	spec := &runtimeapi.ImageSpec{Image: image}
 	ref, err := images.GetImageRef(ctx, n.cfg.Images, spec)
 	if err != nil {
-		return "", fmt.Errorf("ImageStatus %q: %w", c.Image, err)
+		return "", fmt.Errorf("ImageStatus %q: %w", image, err)
 	}
-	if !images.ShouldPullImage(c.ImagePullPolicy, ref != "") {
+	if !images.ShouldPullImage(policy, ref != "") {
 		if ref == "" {
-			return "", errors.New("ErrImageNeverPull: " + images.ErrImageNeverPullMessage(c.Image))
+			return "", errors.New("ErrImageNeverPull: " + images.ErrImageNeverPullMessage(image))
 		}
 		return ref, nil
 	}
-	n.cfg.Logf("pulling image %s", c.Image)
+	n.cfg.Logf("pulling image %s", image)
 	resp, err := n.cfg.Images.PullImage(ctx, &runtimeapi.PullImageRequest{Image: spec, SandboxConfig: sandbox})
 	if err != nil {
 		return "", fmt.Errorf("ErrImagePull: %w", err)

@@ -321,3 +321,36 @@ spec:
 func mountTmpfs(dir string) error { return unix.Mount("tmpfs", dir, "tmpfs", 0, "size=1m") }
 
 func unmount(dir string) error { return unix.Unmount(dir, 0) }
+
+// TestE2EImageVolume mounts an image as a volume (kubelet's ImageVolume, on by default in v1.37):
+// the container sees the image's files, read-only. containerd 2.1 and newer mount it from the
+// CRI mount's image; containerd 1.6 knows no image mounts and fails CreateContainer, which
+// kubelet does not foresee (no runtime feature reports image volume support).
+func TestE2EImageVolume(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: image-volume}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  volumes:
+  - {name: tools, image: {reference: `+nonRootImage+`, pullPolicy: Never}}
+  containers:
+  - name: main
+    image: `+image+`
+    command: [sh, -c, 'ls /tools/bin/busybox /tools/etc/passwd; touch /tools/x 2>/dev/null && echo writable || echo read-only']
+    volumeMounts:
+    - {name: tools, mountPath: /tools}
+`)
+	status, err := e.run(t, nil)
+	if runtimeMajor(t, e.rt) == "1" {
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "CreateContainer", "containerd 1.6 cannot mount an image")
+		t.Logf("containerd 1.6 refuses the image volume: %v", err)
+		return
+	}
+	require.NoError(t, err)
+	assert.Equal(t, "/tools/bin/busybox\n/tools/etc/passwd\nread-only\n", logOf(t, status, "main"))
+}

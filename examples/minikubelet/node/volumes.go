@@ -14,6 +14,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
@@ -100,8 +101,16 @@ func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume
 			return mounts.Volume{}, err
 		}
 		return r.atomicVolume("projected", vol.Name, files, true)
+	case src.Image != nil:
+		// Kubelet's image volumes: the image by its pull policy, mounted by the runtime from the
+		// reference it resolved, read-only as kubelet's image plugin reports its volumes.
+		ref, err := r.n.ensureImageRef(ctx, src.Image.Reference, src.Image.PullPolicy, nil)
+		if err != nil {
+			return mounts.Volume{}, err
+		}
+		return mounts.Volume{Image: &runtimeapi.ImageSpec{Image: ref, UserSpecifiedImage: src.Image.Reference}, ReadOnly: true}, nil
 	}
-	return mounts.Volume{}, errors.New("volume type not supported by minikubelet (emptyDir, hostPath, configMap, secret, downwardAPI and projected are)")
+	return mounts.Volume{}, errors.New("volume type not supported by minikubelet (emptyDir, hostPath, configMap, secret, downwardAPI, projected and image are)")
 }
 
 // makeVolumeDir makes a plugin's directory for a volume, mode 0777 whatever the umask, as
