@@ -57,3 +57,49 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, []string{"first", "skipped 2 documents of kinds that make no pod: X (1), Y (1)", "last"},
 		summarize([]string{"first", "a: skipped: kind Y makes no pod and is not read", "b: skipped: kind X makes no pod and is not read", "last"}))
 }
+
+func TestKubectlHabits(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(podNamed("a")), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "b.yaml"), []byte(podNamed("b")), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "deeper", "c.yml"), []byte(podNamed("c")), 0o644))
+	names := func(out string) []string {
+		var n []string
+		for _, p := range decode(t, out).Pods {
+			n = append(n, p.Name)
+		}
+		return n
+	}
+	t.Run("-f names a file or directory, as kubectl's", func(t *testing.T) {
+		code, out, stderr := cli(t, "", "render", "-f", filepath.Join(dir, "a.yaml"), "-f", filepath.Join(dir, "sub", "b.yaml"))
+		require.Equal(t, exitOK, code, stderr)
+		assert.Len(t, decode(t, out).Pods, 2)
+	})
+	t.Run("without -R a directory's subdirectories are named in a warning", func(t *testing.T) {
+		code, out, stderr := cli(t, "", "render", "-f", dir)
+		require.Equal(t, exitOK, code, stderr)
+		assert.Len(t, names(out), 1)
+		assert.Contains(t, stderr, "warning: "+dir+": subdirectories not read (-R reads them): sub\n")
+	})
+	t.Run("-R reads subdirectories, depth first in name order", func(t *testing.T) {
+		code, out, stderr := cli(t, "", "render", "-R", "-f", dir)
+		require.Equal(t, exitOK, code, stderr)
+		assert.Len(t, names(out), 3)
+		assert.Empty(t, stderr)
+	})
+	t.Run("a template gets a hint to render it with the chart tool first", func(t *testing.T) {
+		tpl := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n  labels: {{- include \"x\" . | nindent 4 }}\nspec: {containers: [{name: c, image: app:1}]}\n"
+		code, _, stderr := cli(t, tpl, "render", "-")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, stderr, "stdin holds {{ }}, as a Helm chart's or Go template does: render it with your chart tool first (helm template ... | podconfig render -)")
+	})
+}
+
+func TestVersion(t *testing.T) {
+	code, out, stderr := cli(t, "", "version")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `^podconfig \S+\nReproduces: kubelet v1\.37\.2 \(Linux\), with the API server's defaults and admission of the same release\nGo: go\S+ \S+/\S+\nLicense: Apache-2\.0\n$`, out)
+	code, _, _ = cli(t, "", "version", "extra")
+	assert.Equal(t, exitUsage, code)
+}

@@ -16,6 +16,8 @@ import (
 // renderConfig is what the render command line asks for.
 type renderConfig struct {
 	files         []string
+	fileFlags     fileFlag
+	recursive     bool
 	output        string
 	outputDir     string
 	replicas      int
@@ -38,6 +40,10 @@ type renderConfig struct {
 func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	cfg := &renderConfig{featureGates: gatesFlag{gates: configgen.DefaultFeatureGates()}}
 	fs := flag.NewFlagSet("podconfig render", flag.ContinueOnError)
+	fs.Var(&cfg.fileFlags, "f", "a file or directory to read, as kubectl's -f (repeatable; the same as naming it after the flags)")
+	fs.Var(&cfg.fileFlags, "filename", "the same as -f")
+	fs.BoolVar(&cfg.recursive, "R", false, "read the subdirectories of a directory too, as kubectl's -R")
+	fs.BoolVar(&cfg.recursive, "recursive", false, "the same as -R")
 	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml, table or crictl (files for crictl runp and create, written below --output-directory)")
 	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml, table or crictl (same as -o)")
 	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/)")
@@ -60,11 +66,12 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprint(out, `Usage: podconfig render [flags] FILE...|-
+       podconfig render [flags] -f FILE [-f FILE...] [-R]
 
 Renders the pods of Kubernetes manifests as kubelet v1.37 would start them on a Linux node:
 per pod the CRI sandbox config, per container the CRI container config, environment, /etc/hosts
 file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input; a directory,
-its .yaml, .yml and .json files) holding Pods, Deployments, StatefulSets, DaemonSets,
+its .yaml, .yml and .json files, and its subdirectories' with -R) holding Pods, Deployments, StatefulSets, DaemonSets,
 ReplicaSets, ReplicationControllers, Jobs, CronJobs or Lists of them, the ConfigMaps, Secrets,
 Services, ServiceAccounts, PriorityClasses, LimitRanges, RuntimeClasses and Node they use, and optionally a RenderContext document (podIPs, imageUsers,
 restartCount, scheduledTime). Other kinds are skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
@@ -112,8 +119,9 @@ func (c *renderConfig) validate() error {
 	if c.cgroupRoot != "" && !path.IsAbs(c.cgroupRoot) {
 		return usageError{fmt.Sprintf("--cgroup-root %q: want an absolute path", c.cgroupRoot)}
 	}
+	c.files = append(append([]string{}, c.fileFlags...), c.files...)
 	if len(c.files) == 0 {
-		return usageError{"no input: name files, or - for standard input"}
+		return usageError{"no input: name files (or -f FILE), or - for standard input"}
 	}
 	if c.replicas < 1 {
 		return usageError{fmt.Sprintf("--replicas %d: want 1 or more", c.replicas)}
@@ -162,6 +170,12 @@ func (o *ordinalFlag) Set(v string) error {
 }
 
 // listFlag is a comma-separated, repeatable list.
+// fileFlag collects -f, one name per use (a comma may be part of a file name).
+type fileFlag []string
+
+func (f *fileFlag) String() string     { return strings.Join(*f, " ") }
+func (f *fileFlag) Set(v string) error { *f = append(*f, v); return nil }
+
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }

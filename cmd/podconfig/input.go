@@ -23,12 +23,13 @@ type source struct {
 var errNotRegular = errors.New("not a regular file")
 
 // listSources replaces each directory among names with its .yaml, .yml and .json files, in name
-// order, as kubectl -f does (not recursively). Only regular files are taken from a directory:
-// opening a named pipe would block, and following a symbolic link would let whoever wrote the
-// directory make the command read a file elsewhere. The entries skipped are returned as warnings.
-// Names given on the command line are taken as they are, so a symbolic link or a pipe
-// (<(kubectl get ...)) named there is read.
-func listSources(names []string) ([]source, []string, error) {
+// order, as kubectl -f does; with recursive (-R), those of its subdirectories too, depth first,
+// and without it a subdirectory is named in a warning. Only regular files and real directories
+// are taken from a directory: opening a named pipe would block, and following a symbolic link
+// would let whoever wrote the directory make the command read a file elsewhere. The entries
+// skipped are returned as warnings. Names given on the command line are taken as they are, so a
+// symbolic link or a pipe (<(kubectl get ...)) named there is read.
+func listSources(names []string, recursive bool) ([]source, []string, error) {
 	var out []source
 	var warnings []string
 	for _, name := range names {
@@ -37,37 +38,58 @@ func listSources(names []string) ([]source, []string, error) {
 			out = append(out, source{name: name}) // a missing file fails when it is opened, naming it
 			continue
 		}
-		entries, err := os.ReadDir(name)
+		found, skipped, subdirs, err := listDir(name, recursive)
 		if err != nil {
 			return nil, nil, err
 		}
-		var skipped []string
-		found := false
-		for _, e := range entries {
-			switch filepath.Ext(e.Name()) {
-			case ".yaml", ".yml", ".json":
-			default:
-				continue
-			}
-			path := filepath.Join(name, e.Name())
-			switch {
-			case e.IsDir():
-			case e.Type().IsRegular():
-				out = append(out, source{name: path, inDir: true})
-				found = true
-			default:
-				skipped = append(skipped, fmt.Sprintf("%s: skipped: %s; only regular files are read from a directory (name it on the command line to read it)", path, describeType(e.Type())))
-			}
-		}
 		warnings = append(warnings, skipped...)
-		if !found {
+		if len(subdirs) > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: subdirectories not read (-R reads them): %s", name, strings.Join(subdirs, ", ")))
+		}
+		if len(found) == 0 {
 			if len(skipped) > 0 {
 				return nil, nil, fmt.Errorf("%s: no regular .yaml, .yml or .json file in the directory (%s)", name, strings.Join(skipped, "; "))
 			}
 			return nil, nil, fmt.Errorf("%s: no .yaml, .yml or .json file in the directory", name)
 		}
+		out = append(out, found...)
 	}
 	return out, warnings, nil
+}
+
+// listDir lists one directory's manifest files, and its subdirectories' with recursive; without
+// it, the subdirectories are returned by name.
+func listDir(dir string, recursive bool) (found []source, skipped, subdirs []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if !recursive {
+				subdirs = append(subdirs, e.Name())
+				continue
+			}
+			f, s, _, err := listDir(path, true)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			found, skipped = append(found, f...), append(skipped, s...)
+			continue
+		}
+		switch filepath.Ext(e.Name()) {
+		case ".yaml", ".yml", ".json":
+		default:
+			continue
+		}
+		if e.Type().IsRegular() {
+			found = append(found, source{name: path, inDir: true})
+			continue
+		}
+		skipped = append(skipped, fmt.Sprintf("%s: skipped: %s; only regular files are read from a directory (name it on the command line to read it)", path, describeType(e.Type())))
+	}
+	return found, skipped, subdirs, nil
 }
 
 // describeType names the kind of a file that is not regular.

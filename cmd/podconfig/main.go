@@ -22,9 +22,11 @@ const usage = `podconfig prints the CRI configs kubelet v1.37 gives the pods of 
 
 Usage:
   podconfig render [flags] FILE...|-
+  podconfig version
 
 Commands:
   render   render the pods of manifests (run "podconfig render -h" for its flags)
+  version  print podconfig's version, the kubelet version it reproduces and its license
   help     print this help
 `
 
@@ -44,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case "render":
 		return runRender(args[1:], stdin, stdout, stderr)
+	case "version", "--version":
+		return runVersion(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "podconfig: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

@@ -61,7 +61,7 @@ type containerResult struct {
 
 // render reads the inputs and renders every pod.
 func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
-	sources, dirWarnings, err := listSources(cfg.files)
+	sources, dirWarnings, err := listSources(cfg.files, cfg.recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +69,9 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	defer closeInputs()
 	if err != nil {
 		return nil, err
+	}
+	for i := range inputs {
+		inputs[i].Reader = &templateSniffer{r: inputs[i].Reader}
 	}
 	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true}
 	if cfg.ordinal >= 0 {
@@ -86,7 +89,7 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	}
 	out := &result{Warnings: append(dirWarnings, bundle.Warnings...)}
 	for _, err := range bundle.Errors {
-		out.Failures = append(out.Failures, err.Error())
+		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
 	if bundle.Node == nil {
