@@ -1,9 +1,13 @@
 package manifest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -86,7 +90,16 @@ type Pod struct {
 }
 
 // RenderContext is the node state a real kubelet knows and a manifest cannot hold. It comes as a
-// document of kind RenderContext (no apiVersion); every field is optional.
+// document of kind RenderContext, with any apiVersion or none; every field is optional:
+//
+//	kind: RenderContext
+//	podIPs: [10.1.0.5]
+//	imageUsers:
+//	  nginx:1.27: 101           # a uid
+//	  registry.example/app:2: {uid: 1000}
+//	  busybox: "1000:1000"      # uid:gid (the group is the runtime's to resolve)
+//	  redis:7: redis            # a user name
+//	restartCount: 0
 type RenderContext struct {
 	// PodIPs are the IPs the network plugin gives every Pod.
 	PodIPs []string `json:"podIPs,omitempty"`
@@ -100,10 +113,63 @@ type RenderContext struct {
 	ScheduledTime time.Time `json:"scheduledTime,omitempty"`
 }
 
-// ImageUser is the user an image runs as: a uid, or a user name.
+// ImageUser is the user an image runs as: a uid, or a user name. In a RenderContext it is an
+// object {uid: N} or {username: NAME}, a number (the uid) or a string (ParseImageUser).
 type ImageUser struct {
 	UID      *int64 `json:"uid,omitempty"`
 	Username string `json:"username,omitempty"`
+}
+
+// ParseImageUser reads an image's user as an image's USER instruction gives it: a uid, a user
+// name, or either followed by ":group". The group is accepted and dropped: kubelet takes only
+// the user from the image, and the runtime resolves the group.
+func ParseImageUser(s string) (ImageUser, error) {
+	user, _, _ := strings.Cut(s, ":")
+	if user == "" {
+		return ImageUser{}, fmt.Errorf("image user %q: want UID[:GID] or NAME[:GROUP]", s)
+	}
+	if uid, err := strconv.ParseInt(user, 10, 64); err == nil {
+		if uid < 0 {
+			return ImageUser{}, fmt.Errorf("image user %q: a uid is not negative", s)
+		}
+		return ImageUser{UID: &uid}, nil
+	}
+	return ImageUser{Username: user}, nil
+}
+
+// UnmarshalJSON reads an object, a number or a string.
+func (u *ImageUser) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) > 0 && data[0] == '{':
+		type plain ImageUser
+		var p plain
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return fmt.Errorf("image user: %w (want {uid: N}, {username: NAME}, N or \"UID[:GID]\")", err)
+		}
+		*u = ImageUser(p)
+		return nil
+	case len(data) > 0 && data[0] == '"':
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		parsed, err := ParseImageUser(s)
+		if err != nil {
+			return err
+		}
+		*u = parsed
+		return nil
+	default:
+		var uid int64
+		if err := json.Unmarshal(data, &uid); err != nil || uid < 0 {
+			return fmt.Errorf("image user %s: want {uid: N}, {username: NAME}, N or \"UID[:GID]\"", data)
+		}
+		*u = ImageUser{UID: &uid}
+		return nil
+	}
 }
 
 // DocumentError is an error in one document.

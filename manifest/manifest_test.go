@@ -486,3 +486,25 @@ spec: {containers: [{name: a, image: a}]}
 	assert.Contains(t, b.Errors[1].Error(), "big.yaml: input larger than 64 MiB")
 	assert.Contains(t, b.Errors[2].Error(), "in.yaml: document 3 (Job indexed): spec.completions is required for an Indexed Job")
 }
+
+func TestRenderContextImageUsers(t *testing.T) {
+	b := read(t, manifest.Options{}, `apiVersion: podconfig.dev/v1
+kind: RenderContext
+imageUsers:
+  a: 101
+  b: {uid: 1000}
+  c: "1000:2000"
+  d: redis
+  e: {username: nobody}
+`)
+	uid := func(n int64) *int64 { return &n }
+	assert.Equal(t, map[string]manifest.ImageUser{
+		"a": {UID: uid(101)}, "b": {UID: uid(1000)}, "c": {UID: uid(1000)},
+		"d": {Username: "redis"}, "e": {Username: "nobody"},
+	}, b.Context.ImageUsers)
+	for _, bad := range []string{`{user: 1}`, `-1`, `":1"`, `[1]`} {
+		_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml",
+			Reader: strings.NewReader("kind: RenderContext\nimageUsers: {a: " + bad + "}\n")})
+		assert.ErrorContains(t, err, "want", bad)
+	}
+}

@@ -173,7 +173,7 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		return nil
 	}
 	strict := func(v interface{}) error { return decodeStrict(doc, v) }
-	if h.APIVersion != want {
+	if h.APIVersion != want && h.Kind != "RenderContext" { // podconfig's own kind: any group names it
 		if !removedVersions[h.Kind+" "+h.APIVersion] {
 			r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
 			return nil
@@ -263,7 +263,8 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 			return errors.New("more than one RenderContext")
 		}
 		var c struct {
-			Kind string `json:"kind"`
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
 			RenderContext
 		}
 		if err := strict(&c); err != nil {

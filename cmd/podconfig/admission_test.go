@@ -80,7 +80,9 @@ func TestRenderAdmission(t *testing.T) {
 		code, out, stderr := cli(t, in, "render", "-")
 		require.Equal(t, exitOK, code, stderr)
 		d := decode(t, out)
-		assert.Empty(t, d.Warnings, "the objects are read, not skipped")
+		for _, w := range d.Warnings {
+			assert.NotContains(t, w, "skipped", "the objects are read, not skipped")
+		}
 		assert.NotContains(t, mountPaths(t, d, 0, 0), tokenPath)
 	})
 }

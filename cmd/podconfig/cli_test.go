@@ -375,7 +375,7 @@ spec:
 	})
 	t.Run("skipped kinds are warnings on stderr and in the output", func(t *testing.T) {
 		in := "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: sa}\n---\n" + fullPod
-		code, out, stderr := cli(t, in, "render", "-")
+		code, out, stderr := cli(t, in, "render", "--image-user", "app:1=1000", "--image-user", "other:1=1000", "-")
 		require.Equal(t, exitOK, code)
 		want := "stdin: document 1 (Role sa): skipped: kind Role makes no pod and is not read"
 		assert.Equal(t, "warning: "+want+"\n", stderr)
@@ -391,7 +391,7 @@ func TestRenderRunAsNonRootNamesImageUsers(t *testing.T) {
 	code, _, stderr := cli(t, "", "render", writeFile(t, pod))
 	assert.Equal(t, exitError, code)
 	assert.Contains(t, stderr, "container has runAsNonRoot and image will run as root")
-	assert.Contains(t, stderr, `the user of image "app:1" is not known offline: give it in a RenderContext document (imageUsers)`)
+	assert.Contains(t, stderr, `the user of image "app:1" is not known offline: give it with --image-user app:1=UID or in a RenderContext's imageUsers`)
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 
 	withUser := pod + "---\nkind: RenderContext\nimageUsers: {\"app:1\": {uid: 65532}}\n"

@@ -31,7 +31,7 @@ func TestEveryFailureAtOnce(t *testing.T) {
 		in := podNamed("ok") + "---\n" +
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: p1}\nspec: {containers: [{name: c, image: app:1, envFrom: [{configMapRef: {name: cfg}}]}]}\n---\n" +
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: p2}\nspec: {runtimeClassName: kata, containers: [{name: c, image: app:1}]}\n"
-		code, out, stderr := cli(t, in, "render", "-o", "table", "-")
+		code, out, stderr := cli(t, in, "render", "--image-user", "app:1=1000", "-o", "table", "-")
 		assert.Equal(t, exitError, code)
 		assert.Contains(t, out, "POD default/ok")
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
@@ -44,7 +44,7 @@ func TestEveryFailureAtOnce(t *testing.T) {
 		in := "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r1}\n---\n" +
 			"apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r2}\n---\n" +
 			"apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb}\n---\n" + podNamed("p")
-		code, out, stderr := cli(t, in, "render", "-o", "table", "-")
+		code, out, stderr := cli(t, in, "render", "--image-user", "app:1=1000", "-o", "table", "-")
 		require.Equal(t, exitOK, code, stderr)
 		assert.Equal(t, "warning: skipped 3 documents of kinds that make no pod: Role (2), RoleBinding (1)\n", stderr)
 		assert.NotContains(t, out, "skipped")
@@ -83,7 +83,7 @@ func TestKubectlHabits(t *testing.T) {
 		assert.Contains(t, stderr, "warning: "+dir+": subdirectories not read (-R reads them): sub\n")
 	})
 	t.Run("-R reads subdirectories, depth first in name order", func(t *testing.T) {
-		code, out, stderr := cli(t, "", "render", "-R", "-f", dir)
+		code, out, stderr := cli(t, "", "render", "-R", "--image-user=app:1=1000", "-f", dir)
 		require.Equal(t, exitOK, code, stderr)
 		assert.Len(t, names(out), 3)
 		assert.Empty(t, stderr)
@@ -102,4 +102,26 @@ func TestVersion(t *testing.T) {
 	assert.Regexp(t, `^podconfig \S+\nReproduces: kubelet v1\.37\.2 \(Linux\), with the API server's defaults and admission of the same release\nGo: go\S+ \S+/\S+\nLicense: Apache-2\.0\n$`, out)
 	code, _, _ = cli(t, "", "version", "extra")
 	assert.Equal(t, exitUsage, code)
+}
+
+func TestImageUsers(t *testing.T) {
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: app:1}\n  - {name: b, image: web:2}\n  - {name: c, image: web:2}\n  - {name: d, image: tool:3, securityContext: {runAsUser: 5}}\n"
+	t.Run("containers rendered as root for an unknown image user are named in one warning", func(t *testing.T) {
+		code, _, stderr := cli(t, pod, "render", "-")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Equal(t, "warning: 3 containers rendered as uid 0: the user of their images is not known offline (app:1, web:2); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers\n", stderr)
+	})
+	t.Run("--image-user gives an image's user, over the RenderContext's", func(t *testing.T) {
+		in := "kind: RenderContext\nimageUsers: {app:1: 7, web:2: 8}\n---\n" + pod
+		code, out, stderr := cli(t, in, "render", "--image-user", "web:2=1000:3000", "-o", "table", "-")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Empty(t, stderr)
+		assert.Regexp(t, `CONTAINER a .*\n +user +uid 7\n`, out)
+		assert.Regexp(t, `CONTAINER b .*\n +user +uid 1000\n`, out)
+	})
+	t.Run("a malformed --image-user is a usage error", func(t *testing.T) {
+		code, _, stderr := cli(t, pod, "render", "--image-user", "app:1", "-")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, stderr, `want IMAGE=UID[:GID] or IMAGE=NAME`)
+	})
 }

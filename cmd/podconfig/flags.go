@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/manifest"
 )
 
 // renderConfig is what the render command line asks for.
@@ -18,6 +19,7 @@ type renderConfig struct {
 	files         []string
 	fileFlags     fileFlag
 	recursive     bool
+	imageUsers    imageUserFlag
 	output        string
 	outputDir     string
 	replicas      int
@@ -53,6 +55,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.admission, "admission", true, "apply what the API server's default admission plugins do to each pod (the service-account token volume, priority, LimitRange defaults, RuntimeClass overhead, default tolerations), reading the input's ServiceAccounts, PriorityClasses, LimitRanges and RuntimeClasses; false renders the spec as written")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "render ConfigMaps and Secrets that pods refer to but the input lacks as visible placeholders, and take a missing RuntimeClass as one with no settings, with a warning, instead of failing")
+	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). Offline an image's USER is unknown: an image not given runs as uid 0, with a warning")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
 	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else the pod's status.podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
@@ -170,6 +173,27 @@ func (o *ordinalFlag) Set(v string) error {
 }
 
 // listFlag is a comma-separated, repeatable list.
+// imageUserFlag collects --image-user IMAGE=USER.
+type imageUserFlag map[string]manifest.ImageUser
+
+func (f *imageUserFlag) String() string { return fmt.Sprint(len(*f), " images") }
+
+func (f *imageUserFlag) Set(v string) error {
+	image, user, ok := strings.Cut(v, "=")
+	if !ok || image == "" {
+		return fmt.Errorf("%q: want IMAGE=UID[:GID] or IMAGE=NAME", v)
+	}
+	u, err := manifest.ParseImageUser(user)
+	if err != nil {
+		return err
+	}
+	if *f == nil {
+		*f = imageUserFlag{}
+	}
+	(*f)[image] = u
+	return nil
+}
+
 // fileFlag collects -f, one name per use (a comma may be part of a file name).
 type fileFlag []string
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -110,10 +111,72 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	if !found && len(out.Failures) == 0 {
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
 	}
+	if w := r.unknownImageUsers(out.Pods); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if len(bundle.Pods) == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
+}
+
+// imageUsers are the RenderContext's image users with --image-user's over them.
+func (r *renderer) imageUsers() map[string]manifest.ImageUser {
+	if len(r.cfg.imageUsers) == 0 {
+		return r.bundle.Context.ImageUsers
+	}
+	users := map[string]manifest.ImageUser{}
+	for image, u := range r.bundle.Context.ImageUsers {
+		users[image] = u
+	}
+	for image, u := range r.cfg.imageUsers {
+		users[image] = u
+	}
+	return users
+}
+
+// unknownImageUsers is one warning for the containers rendered as root only because their
+// image's user is not known offline (no runAsUser of their own or of the pod), naming the images.
+func (r *renderer) unknownImageUsers(pods []podResult) string {
+	known := r.imageUsers()
+	images := map[string]bool{}
+	containers := 0
+	for _, p := range pods {
+		for _, item := range p.Items {
+			c := findContainer(p.Pod, item.Name)
+			if c == nil || known[c.Image] != (manifest.ImageUser{}) {
+				continue
+			}
+			if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil {
+				continue
+			}
+			if sc := p.Pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
+				continue
+			}
+			images[c.Image] = true
+			containers++
+		}
+	}
+	if containers == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(images))
+	for image := range images {
+		names = append(names, image)
+	}
+	sort.Strings(names)
+	return fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", containers, strings.Join(names, ", "))
+}
+
+// findContainer finds a regular, init or ephemeral container by name.
+func findContainer(pod *v1.Pod, name string) *v1.Container {
+	for _, e := range containersOf(pod) {
+		if e.c.Name == name {
+			c := e.c
+			return &c
+		}
+	}
+	return nil
 }
 
 // renderer renders the pods of one bundle.
@@ -196,7 +259,7 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 // node builds the offline node a pod renders on, from the flags and the input.
 func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)) *configgentest.Node {
 	node := configgentest.NewNode(r.objects...)
-	for image, u := range r.bundle.Context.ImageUsers {
+	for image, u := range r.imageUsers() {
 		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
 	}
 	o := &node.Options
@@ -326,8 +389,8 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
 				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
 			}
-			if _, known := r.bundle.Context.ImageUsers[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
-				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it in a RenderContext document (imageUsers)", podName, c.Name, err, c.Image)
+			if _, known := r.imageUsers()[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
+				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it with --image-user %s=UID or in a RenderContext's imageUsers", podName, c.Name, err, c.Image, c.Image)
 			}
 			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
 		}
