@@ -9,16 +9,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
 
 	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/util/validation"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/mounts/mountstest"
 )
 
@@ -53,26 +52,26 @@ func writeCrictl(w io.Writer, dir string, res *result) error {
 		// The names become file names and words of the README's shell commands: they must be
 		// what the API server admits (a pod read from a file may never have passed one).
 		if errs := validation.IsDNS1123Label(p.Pod.Namespace); len(errs) > 0 {
-			return fmt.Errorf("pod %s: namespace: %s", printable(podName), strings.Join(errs, "; "))
+			return fmt.Errorf("pod %s: namespace: %s", terminal.Escape(podName), strings.Join(errs, "; "))
 		}
 		if errs := validation.IsDNS1123Subdomain(p.Pod.Name); len(errs) > 0 {
-			return fmt.Errorf("pod %s: name: %s", printable(podName), strings.Join(errs, "; "))
+			return fmt.Errorf("pod %s: name: %s", terminal.Escape(podName), strings.Join(errs, "; "))
 		}
 		for _, c := range p.Items {
 			if errs := validation.IsDNS1123Label(c.Name); len(errs) > 0 {
-				return fmt.Errorf("pod %s, container %s: name: %s", printable(podName), printable(c.Name), strings.Join(errs, "; "))
+				return fmt.Errorf("pod %s, container %s: name: %s", terminal.Escape(podName), terminal.Escape(c.Name), strings.Join(errs, "; "))
 			}
 		}
 		// The host side first: the configs name these paths.
 		for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
 			if err := materialize(p.crictl.files, tree); err != nil {
-				return fmt.Errorf("pod %s: %w", printable(podName), err)
+				return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
 			}
 		}
 		for _, src := range p.crictl.binds {
 			// A subPath directory the offline node made exists only in its HostUtils.
 			if err := makeSubPathDir(p.crictl, src); err != nil {
-				return fmt.Errorf("pod %s: %w", printable(podName), err)
+				return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
 			}
 		}
 		out := filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)
@@ -98,7 +97,7 @@ func writeCrictl(w io.Writer, dir string, res *result) error {
 		if err := writeFileNoFollow(filepath.Join(out, "README.md"), []byte(crictlReadme(p, dir)), 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "pod %s: %s\n", printable(podName), printable(out))
+		fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(out))
 	}
 	return nil
 }
@@ -199,12 +198,12 @@ func makeSubPathDir(p *crictlPod, src string) error {
 func crictlReadme(p podResult, dir string) string {
 	var b bytes.Buffer
 	name := p.Pod.Namespace + "/" + p.Pod.Name
-	fmt.Fprintf(&b, "# Pod %s with crictl\n\n", printable(name))
-	fmt.Fprintf(&b, "Rendered by `podconfig render -o crictl` from %s: the CRI configs kubelet v1.37 sends for\n", printable(p.Source))
+	fmt.Fprintf(&b, "# Pod %s with crictl\n\n", terminal.Escape(name))
+	fmt.Fprintf(&b, "Rendered by `podconfig render -o crictl` from %s: the CRI configs kubelet v1.37 sends for\n", terminal.Escape(p.Source))
 	b.WriteString("this pod. `pod-config.json` is the sandbox's config (`crictl runp`), each `container-<name>.json`\n")
 	b.WriteString("a container's (`crictl create`). The host files the configs mount (the pod's /etc/hosts,\n")
 	fmt.Fprintf(&b, "termination-message files, volume directories) are below %s and its logs go below %s:\n",
-		printable(filepath.Join(dir, crictlRootDir)), printable(filepath.Join(dir, crictlPodLogsDir)))
+		terminal.Escape(filepath.Join(dir, crictlRootDir)), terminal.Escape(filepath.Join(dir, crictlPodLogsDir)))
 	b.WriteString("keep them where they are. Volumes are empty directories, as no volume plugin ran; hostPath\n")
 	b.WriteString("volumes name the host's own paths; a subPath mount names its directory in the volume, which\n")
 	b.WriteString("kubelet would bind-mount. The images must be on the node already (`--no-pull`).\n\n")
@@ -235,14 +234,4 @@ func crictlReadme(p podResult, dir string) string {
 	b.WriteString("crictl stopp \"$POD\" && crictl rmp \"$POD\"\n")
 	b.WriteString("```\n")
 	return b.String()
-}
-
-// printable returns s, with control and other unprintable characters escaped as Go escapes them
-// when it holds any, for text a person reads.
-func printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
-		return s
-	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
 }
