@@ -3,6 +3,7 @@ package configgen_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -121,4 +122,25 @@ func TestRuntimeFactsApplyAndUserNamespaceHandlers(t *testing.T) {
 
 	assert.Equal(t, map[string]bool{"": true, "kata": false}, configgen.RuntimeFacts{Handlers: handlers}.UserNamespaceHandlers())
 	assert.Nil(t, configgen.RuntimeFacts{}.UserNamespaceHandlers(), "no handler list: no support, as kubelet takes it")
+}
+
+// A custom kubelet asks its runtime for the facts kubelet takes from it (here a fake runtime that
+// reports the systemd driver and one handler) and puts them in the Generator's Options; on a node
+// the client is runtimeapi.NewRuntimeServiceClient(conn).
+func ExampleReadRuntimeFacts() {
+	var rt configgen.RuntimeStatusClient = fakeRuntime{
+		config: driver(runtimeapi.CgroupDriver_SYSTEMD),
+		status: readyStatus(&runtimeapi.RuntimeHandler{Name: "runc", Features: &runtimeapi.RuntimeHandlerFeatures{
+			RecursiveReadOnlyMounts: true, UserNamespaces: true,
+		}}),
+	}
+	facts, err := configgen.ReadRuntimeFacts(context.Background(), rt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	opts := configgen.Options{Cgroups: configgen.NodeCgroups{Driver: configgen.CgroupDriverCgroupfs}} // --cgroup-driver
+	facts.Apply(&opts)
+	fmt.Println(opts.Cgroups.Driver, len(opts.RuntimeHandlers), facts.UserNamespaceHandlers())
+	// Output: systemd 1 map[runc:true]
 }
