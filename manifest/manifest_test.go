@@ -508,3 +508,18 @@ imageUsers:
 		assert.ErrorContains(t, err, "want", bad)
 	}
 }
+
+func TestDuplicateObjectsNameBothDocuments(t *testing.T) {
+	cm := func(ns string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg" + ns + "}\ndata: {k: v}\n"
+	}
+	_, err := manifest.Read(manifest.Options{},
+		manifest.Input{Name: "a.yaml", Reader: strings.NewReader(cm(""))},
+		manifest.Input{Name: "b.yaml", Reader: strings.NewReader(cm(", namespace: default"))})
+	assert.EqualError(t, err, "b.yaml: document 1 (ConfigMap cfg): ConfigMap default/cfg is also defined by a.yaml: document 1 (ConfigMap cfg); a cluster keeps one: remove or rename one of them")
+	_, err = manifest.Read(manifest.Options{}, manifest.Input{Name: "a.yaml", Reader: strings.NewReader(cm("") + "---\n" + cm(", namespace: other"))})
+	assert.NoError(t, err, "the same name in another namespace is another object")
+	pc := "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1\n"
+	_, err = manifest.Read(manifest.Options{}, manifest.Input{Name: "a.yaml", Reader: strings.NewReader(pc + "---\n" + pc)})
+	assert.EqualError(t, err, "a.yaml: document 2 (PriorityClass high): PriorityClass high is also defined by a.yaml: document 1 (PriorityClass high); a cluster keeps one: remove or rename one of them")
+}

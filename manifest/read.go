@@ -26,6 +26,30 @@ type reader struct {
 	bundle    *Bundle
 	workloads []workload
 	context   bool
+	// objects maps kind/namespace/name of each object read to its document, so that a second
+	// object of the same name is refused instead of silently replacing the first.
+	objects map[string]string
+}
+
+// addObject records an object; one already read under the same kind, namespace and name is an
+// error naming both documents. Namespaced objects without a namespace are in "default".
+func (r *reader) addObject(source, kind string, namespaced bool, namespace, name string) error {
+	id := name
+	if namespaced {
+		if namespace == "" {
+			namespace = "default"
+		}
+		id = namespace + "/" + name
+	}
+	key := kind + " " + id
+	if first, dup := r.objects[key]; dup {
+		return fmt.Errorf("%s %s is also defined by %s; a cluster keeps one: remove or rename one of them", kind, id, first)
+	}
+	if r.objects == nil {
+		r.objects = map[string]string{}
+	}
+	r.objects[key] = source
+	return nil
 }
 
 // workload is a decoded Pod or controller waiting to become Pods.
@@ -205,10 +229,16 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		if err := strict(cm); err != nil {
 			return err
 		}
+		if err := r.addObject(source, "ConfigMap", true, cm.Namespace, cm.Name); err != nil {
+			return err
+		}
 		r.bundle.ConfigMaps = append(r.bundle.ConfigMaps, cm)
 	case "Secret":
 		s := &v1.Secret{}
 		if err := strict(s); err != nil {
+			return err
+		}
+		if err := r.addObject(source, "Secret", true, s.Namespace, s.Name); err != nil {
 			return err
 		}
 		for k, v := range s.StringData {
@@ -224,10 +254,16 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		if err := strict(svc); err != nil {
 			return err
 		}
+		if err := r.addObject(source, "Service", true, svc.Namespace, svc.Name); err != nil {
+			return err
+		}
 		r.bundle.Services = append(r.bundle.Services, svc)
 	case "ServiceAccount":
 		sa := &v1.ServiceAccount{}
 		if err := strict(sa); err != nil {
+			return err
+		}
+		if err := r.addObject(source, "ServiceAccount", true, sa.Namespace, sa.Name); err != nil {
 			return err
 		}
 		r.bundle.ServiceAccounts = append(r.bundle.ServiceAccounts, sa)
@@ -236,16 +272,25 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		if err := strict(lr); err != nil {
 			return err
 		}
+		if err := r.addObject(source, "LimitRange", true, lr.Namespace, lr.Name); err != nil {
+			return err
+		}
 		r.bundle.LimitRanges = append(r.bundle.LimitRanges, lr)
 	case "PriorityClass":
 		pc := &schedulingv1.PriorityClass{}
 		if err := strict(pc); err != nil {
 			return err
 		}
+		if err := r.addObject(source, "PriorityClass", false, pc.Namespace, pc.Name); err != nil {
+			return err
+		}
 		r.bundle.PriorityClasses = append(r.bundle.PriorityClasses, pc)
 	case "RuntimeClass":
 		rc := &nodev1.RuntimeClass{}
 		if err := strict(rc); err != nil {
+			return err
+		}
+		if err := r.addObject(source, "RuntimeClass", false, rc.Namespace, rc.Name); err != nil {
 			return err
 		}
 		r.bundle.RuntimeClasses = append(r.bundle.RuntimeClasses, rc)

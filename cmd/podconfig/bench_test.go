@@ -23,7 +23,6 @@ func BenchmarkDefaultsAndRenderPod(b *testing.B) {
 		b.Fatal(err)
 	}
 	r := &renderer{cfg: cfg, bundle: bundle, objects: objectsOf(bundle)}
-	r.objects = append(r.objects, assumedNode(r.nodeIPs()))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

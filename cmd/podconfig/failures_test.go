@@ -125,3 +125,45 @@ func TestImageUsers(t *testing.T) {
 		assert.Contains(t, stderr, `want IMAGE=UID[:GID] or IMAGE=NAME`)
 	})
 }
+
+func TestLivePodStatus(t *testing.T) {
+	live := `apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: shop, uid: 0b8c7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11}
+spec:
+  nodeName: ip-10-1-2-3
+  containers:
+  - name: web
+    image: web:1
+    env:
+    - {name: HOST_IP, valueFrom: {fieldRef: {fieldPath: status.hostIP}}}
+    - {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}
+status:
+  hostIP: 10.1.2.3
+  hostIPs: [{ip: 10.1.2.3}]
+  podIP: 10.244.7.9
+  podIPs: [{ip: 10.244.7.9}]
+`
+	code, out, stderr := cli(t, live, "render", "--image-user", "web:1=101", "-")
+	require.Equal(t, exitOK, code, stderr)
+	d := decode(t, out)
+	assert.Equal(t, "10.1.2.3", env(t, d, 0, 0, "HOST_IP"), "a live pod's status.hostIPs are its node's IPs")
+	assert.Equal(t, "10.244.7.9", env(t, d, 0, 0, "POD_IP"))
+	code, out, stderr = cli(t, live, "render", "--image-user", "web:1=101", "--node-ip", "192.168.0.5", "-")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "192.168.0.5", env(t, decode(t, out), 0, 0, "HOST_IP"), "--node-ip wins")
+}
+
+func TestHostNetworkResolvConf(t *testing.T) {
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: agent}\nspec: {hostNetwork: true, containers: [{name: a, image: app:1}]}\n"
+	code, out, stderr := cli(t, pod, "render", "--image-user", "app:1=0", "-o", "table", "-")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "servers [10.0.0.2], searches [], options []")
+	assert.Equal(t, "warning: 1 pods take their DNS from the node's resolv.conf, which is not known offline (default/agent): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE\n", stderr)
+	conf := filepath.Join(t.TempDir(), "resolv.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("nameserver 1.1.1.1\nsearch corp.example\n"), 0o644))
+	code, out, stderr = cli(t, pod, "render", "--image-user", "app:1=0", "--resolv-conf", conf, "-o", "table", "-")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Empty(t, stderr)
+	assert.Contains(t, out, "servers [1.1.1.1], searches [corp.example]")
+}

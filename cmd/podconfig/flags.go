@@ -61,7 +61,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
 	fs.Var(&cfg.clusterDNS, "cluster-dns", "kubelet's --cluster-dns, comma-separated or repeated (default 10.96.0.10)")
 	fs.StringVar(&cfg.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")
-	fs.StringVar(&cfg.resolvConf, "resolv-conf", "", "kubelet's --resolv-conf: the file read for dnsPolicy Default and host-network pods (default none)")
+	fs.StringVar(&cfg.resolvConf, "resolv-conf", "", "kubelet's --resolv-conf: the file read for dnsPolicy Default and host-network pods (default: a typical one, nameserver 10.0.0.2, with a warning)")
 	fs.StringVar(&cfg.cgroupDriver, "cgroup-driver", "cgroupfs", "kubelet's --cgroup-driver: cgroupfs or systemd")
 	fs.StringVar(&cfg.cgroupRoot, "cgroup-root", "", "kubelet's --cgroup-root: pods' cgroups go below <root>/kubepods (default /)")
 	fs.IntVar(&cfg.cgroupVersion, "cgroup-version", 2, "the node's cgroup version: 1 or 2")

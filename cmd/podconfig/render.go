@@ -82,7 +82,7 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var resolvConf []byte
+	resolvConf := []byte(typicalResolvConf)
 	if cfg.resolvConf != "" {
 		if resolvConf, err = os.ReadFile(cfg.resolvConf); err != nil {
 			return nil, fmt.Errorf("--resolv-conf: %w", err)
@@ -93,9 +93,6 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
-	if bundle.Node == nil {
-		r.objects = append(r.objects, assumedNode(r.nodeIPs()))
-	}
 	found := cfg.container == ""
 	for i, p := range bundle.Pods {
 		pr, err := r.renderPod(i, p)
@@ -111,6 +108,9 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	if !found && len(out.Failures) == 0 {
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
 	}
+	if w := r.assumedResolvConf(out.Pods); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if w := r.unknownImageUsers(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
@@ -118,6 +118,30 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
+}
+
+// typicalResolvConf stands in for the node's /etc/resolv.conf when --resolv-conf names none: the
+// resolver a cloud network offers at the second address of the node's subnet, no search domains.
+const typicalResolvConf = "nameserver 10.0.0.2\n"
+
+// assumedResolvConf is one warning for the pods whose DNS comes from the node's resolv.conf
+// (dnsPolicy Default, or a host-network pod without ClusterFirstWithHostNet) when --resolv-conf
+// gives none.
+func (r *renderer) assumedResolvConf(pods []podResult) string {
+	if r.cfg.resolvConf != "" {
+		return ""
+	}
+	var names []string
+	for _, p := range pods {
+		spec := p.Pod.Spec
+		if spec.DNSPolicy == v1.DNSDefault || (spec.HostNetwork && spec.DNSPolicy != v1.DNSClusterFirstWithHostNet && spec.DNSPolicy != v1.DNSNone) {
+			names = append(names, p.Pod.Namespace+"/"+p.Pod.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(names), strings.Join(names, ", "))
 }
 
 // imageUsers are the RenderContext's image users with --image-user's over them.
@@ -217,12 +241,16 @@ func objectsOf(b *manifest.Bundle) []interface{} {
 	return objs
 }
 
-// assumedNode is the Node served when the input has none: named as manifest binds pods ("node"),
-// with nodeIPs as its InternalIPs (status.hostIP), and the offline node's 16 GiB of memory (15 GiB
-// allocatable) and 4 CPUs (the limits resourceFieldRef reports for a container without one).
-func assumedNode(nodeIPs []net.IP) *v1.Node {
+// assumedNode is the Node served when the input has none: named as the pod is bound (manifest
+// binds pods to "node"), with nodeIPs as its InternalIPs (status.hostIP), and the offline node's
+// 16 GiB of memory (15 GiB allocatable) and 4 CPUs (the limits resourceFieldRef reports for a
+// container without one).
+func assumedNode(name string, nodeIPs []net.IP) *v1.Node {
+	if name == "" {
+		name = "node"
+	}
 	node := &v1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: "node"},
+		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Status: v1.NodeStatus{
 			Capacity:    v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("16Gi")},
 			Allocatable: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("15Gi")},
@@ -258,12 +286,17 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 
 // node builds the offline node a pod renders on, from the flags and the input.
 func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)) *configgentest.Node {
-	node := configgentest.NewNode(r.objects...)
+	objects := r.objects
+	nodeIPs := r.podNodeIPs(pod)
+	if r.bundle.Node == nil {
+		objects = append(objects[:len(objects):len(objects)], assumedNode(pod.Spec.NodeName, nodeIPs))
+	}
+	node := configgentest.NewNode(objects...)
 	for image, u := range r.imageUsers() {
 		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
 	}
 	o := &node.Options
-	o.NodeIPs = r.nodeIPs()
+	o.NodeIPs = nodeIPs
 	if len(r.cfg.clusterDNS) > 0 {
 		o.ClusterDNS = r.cfg.clusterDNS
 	}
@@ -295,6 +328,27 @@ func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)
 	}
 	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { warn(c, w) }
 	return node
+}
+
+// podNodeIPs are the IPs of the node the pod runs on: a live pod's status.hostIPs (kubectl get
+// -o yaml) unless --node-ip or a Node document says otherwise, else nodeIPs.
+func (r *renderer) podNodeIPs(pod *v1.Pod) []net.IP {
+	if len(r.cfg.nodeIPs) > 0 || r.bundle.Node != nil {
+		return r.nodeIPs()
+	}
+	var ips []net.IP
+	for _, h := range pod.Status.HostIPs {
+		if ip := net.ParseIP(h.IP); ip != nil {
+			ips = append(ips, ip)
+		}
+	}
+	if ip := net.ParseIP(pod.Status.HostIP); len(ips) == 0 && ip != nil {
+		ips = append(ips, ip)
+	}
+	if len(ips) == 0 {
+		return r.nodeIPs()
+	}
+	return ips
 }
 
 // nodeIPs are --node-ip, else the Node's InternalIPs, else the offline node's 10.0.0.1.
