@@ -167,3 +167,42 @@ func TestHostNetworkResolvConf(t *testing.T) {
 	assert.Empty(t, stderr)
 	assert.Contains(t, out, "servers [1.1.1.1], searches [corp.example]")
 }
+
+func TestAllowMissing(t *testing.T) {
+	pod := func(env string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: app:1\n" + env
+	}
+	t.Run("an optional reference to a missing object is left alone, as kubelet skips it", func(t *testing.T) {
+		in := pod("    envFrom: [{configMapRef: {name: extra, optional: true}}]\n    env: [{name: K, valueFrom: {secretKeyRef: {name: s, key: k, optional: true}}}]\n")
+		code, out, stderr := cli(t, in, "render", "--allow-missing", "--image-user", "app:1=1", "-")
+		require.Equal(t, exitOK, code, stderr)
+		d := decode(t, out)
+		assert.Empty(t, d.Pods[0].Warnings, "no placeholder")
+		for _, e := range d.Pods[0].Containers[0].Env {
+			assert.NotEqual(t, "K", e.Name)
+		}
+	})
+	t.Run("a required reference still gets a placeholder", func(t *testing.T) {
+		in := pod("    env: [{name: K, valueFrom: {secretKeyRef: {name: s, key: k}}}]\n")
+		code, out, stderr := cli(t, in, "render", "--allow-missing", "--image-user", "app:1=1", "-")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Equal(t, "<missing Secret default/s key k>", env(t, decode(t, out), 0, 0, "K"))
+	})
+	block := "apiVersion: v1\nkind: Pod\nmetadata: {name: db}\nspec:\n  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n" +
+		"  containers: [{name: c, image: app:1, volumeDevices: [{name: data, devicePath: /dev/xvda}]}]\n"
+	t.Run("a block device fails with a remedy", func(t *testing.T) {
+		code, _, stderr := cli(t, block, "render", "-")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, stderr, `cannot find volume "data" to pass into container "c"; offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder`)
+	})
+	t.Run("--allow-missing gives a block device a placeholder", func(t *testing.T) {
+		code, out, stderr := cli(t, block, "render", "--allow-missing", "--image-user", "app:1=1", "-")
+		require.Equal(t, exitOK, code, stderr)
+		d := decode(t, out)
+		devices, _ := d.Pods[0].Containers[0].Config["devices"].([]interface{})
+		require.Len(t, devices, 1)
+		assert.Equal(t, "/dev/xvda", devices[0].(map[string]interface{})["containerPath"])
+		require.Len(t, d.Pods[0].Warnings, 1)
+		assert.Contains(t, d.Pods[0].Warnings[0].Message, "volume data is a block device, which offline has no device: rendered with a placeholder at /var/lib/kubelet/pods/")
+	})
+}

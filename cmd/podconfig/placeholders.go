@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/mounts"
 )
 
 // placeholders serves, for --allow-missing, the ConfigMaps and Secrets a pod refers to that the
@@ -24,8 +26,8 @@ type placeholders struct {
 
 func (p *placeholders) configMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
 	cm, err := p.objects.GetConfigMap(ctx, namespace, name)
-	if !apierrors.IsNotFound(err) {
-		return cm, err
+	if !apierrors.IsNotFound(err) || p.onlyOptional("ConfigMap", name) {
+		return cm, err // kubelet skips optional references to a missing object
 	}
 	data := map[string]string{}
 	for _, key := range p.keys("ConfigMap", name) {
@@ -37,8 +39,8 @@ func (p *placeholders) configMap(ctx context.Context, namespace, name string) (*
 
 func (p *placeholders) secret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
 	s, err := p.objects.GetSecret(ctx, namespace, name)
-	if !apierrors.IsNotFound(err) {
-		return s, err
+	if !apierrors.IsNotFound(err) || p.onlyOptional("Secret", name) {
+		return s, err // kubelet skips optional references to a missing object
 	}
 	data := map[string][]byte{}
 	for _, key := range p.keys("Secret", name) {
@@ -63,6 +65,74 @@ func (p *placeholders) warnMissing(kind, namespace, name string) {
 	if !p.warned[id] {
 		p.warned[id] = true
 		p.warn(nil, configgen.Warning{Reason: reasonPlaceholder, Message: id + " is not in the input: rendered as a placeholder (--allow-missing)"})
+	}
+}
+
+// onlyOptional reports whether every env and envFrom reference of the pod's containers to the
+// named object is optional. Such an object, missing, is left missing, as kubelet then skips the
+// references; one required reference makes it a placeholder (for the optional ones too).
+func (p *placeholders) onlyOptional(kind, name string) bool {
+	optional := true
+	isTrue := func(b *bool) bool { return b != nil && *b }
+	p.eachContainer(func(c *v1.Container) {
+		for _, e := range c.Env {
+			if e.ValueFrom == nil {
+				continue
+			}
+			if r := e.ValueFrom.ConfigMapKeyRef; kind == "ConfigMap" && r != nil && r.Name == name && !isTrue(r.Optional) {
+				optional = false
+			}
+			if r := e.ValueFrom.SecretKeyRef; kind == "Secret" && r != nil && r.Name == name && !isTrue(r.Optional) {
+				optional = false
+			}
+		}
+		for _, e := range c.EnvFrom {
+			if r := e.ConfigMapRef; kind == "ConfigMap" && r != nil && r.Name == name && !isTrue(r.Optional) {
+				optional = false
+			}
+			if r := e.SecretRef; kind == "Secret" && r != nil && r.Name == name && !isTrue(r.Optional) {
+				optional = false
+			}
+		}
+	})
+	return optional
+}
+
+// eachContainer calls f on every init, regular and ephemeral container of the pod.
+func (p *placeholders) eachContainer(f func(*v1.Container)) {
+	for i := range p.pod.Spec.InitContainers {
+		f(&p.pod.Spec.InitContainers[i])
+	}
+	for i := range p.pod.Spec.Containers {
+		f(&p.pod.Spec.Containers[i])
+	}
+	for i := range p.pod.Spec.EphemeralContainers {
+		c := v1.Container(p.pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		f(&c)
+	}
+}
+
+// placeholderBlockDevices gives each volume a container uses as a block device (volumeDevices),
+// which offline has none, a placeholder device: kubelet's map path for it, present on the offline
+// node, with a warning.
+func placeholderBlockDevices(pod *v1.Pod, volumes mounts.VolumeMap, node *configgentest.Node, warn func(configgen.Warning)) {
+	root := node.Options.RootDir
+	if root == "" {
+		root = configgen.DefaultRootDir
+	}
+	done := map[string]bool{}
+	for _, e := range containersOf(pod) {
+		for _, d := range e.c.VolumeDevices {
+			v, ok := volumes[d.Name]
+			if !ok || v.BlockDevicePath != "" || done[d.Name] {
+				continue
+			}
+			done[d.Name] = true
+			v.BlockDevicePath = filepath.Join(root, "pods", string(pod.UID), "volumeDevices", "kubernetes.io~csi", d.Name)
+			volumes[d.Name] = v
+			node.BlockDevices.Add(v.BlockDevicePath)
+			warn(configgen.Warning{Reason: reasonPlaceholder, Message: fmt.Sprintf("volume %s is a block device, which offline has no device: rendered with a placeholder at %s (--allow-missing)", d.Name, v.BlockDevicePath)})
+		}
 	}
 }
 

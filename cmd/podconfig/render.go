@@ -23,6 +23,7 @@ import (
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/manifest"
+	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/security/securitytest"
@@ -419,6 +420,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		return nil, fmt.Errorf("%s: sandbox: %w", podName, err)
 	}
 	volumes := node.Volumes(pod)
+	if r.cfg.allowMissing {
+		placeholderBlockDevices(pod, volumes, node, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
+	}
 	podIPs := r.podIPs(i, pod)
 	if r.cfg.output == "crictl" {
 		// The runtime writes the containers' logs there; kubelet makes it before RunPodSandbox.
@@ -440,6 +444,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
 		})
 		if err != nil {
+			if !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0 {
+				return nil, fmt.Errorf("%s, container %s: %w; offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", podName, c.Name, err)
+			}
 			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
 				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
 			}
