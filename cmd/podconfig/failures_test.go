@@ -206,3 +206,12 @@ func TestAllowMissing(t *testing.T) {
 		assert.Contains(t, d.Pods[0].Warnings[0].Message, "volume data is a block device, which offline has no device: rendered with a placeholder at /var/lib/kubelet/pods/")
 	})
 }
+
+func TestEnvFileFailureKeepsItsCause(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  volumes: [{name: cfg, emptyDir: {}}]\n" +
+		"  containers: [{name: c, image: app:1, env: [{name: V, valueFrom: {fileKeyRef: {volumeName: cfg, path: app.env, key: V}}}]}]\n"
+	code, _, stderr := cli(t, in, "render", "--image-user", "app:1=1", "-")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, `container c: couldn't parse env file: failed to open environment variable file "/var/lib/kubelet/pods/`)
+	assert.Contains(t, stderr, `/volumes/kubernetes.io~empty-dir/cfg/app.env": open app.env: no such file or directory`)
+}

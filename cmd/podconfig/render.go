@@ -444,6 +444,10 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
 		})
 		if err != nil {
+			if cause := envFileCause(err); cause != nil {
+				// The library keeps kubelet's terse text (kubelet only logs the cause); say it here.
+				err = fmt.Errorf("%w: %v", err, cause)
+			}
 			if !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0 {
 				return nil, fmt.Errorf("%s, container %s: %w; offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", podName, c.Name, err)
 			}
@@ -475,6 +479,26 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		out.Items = append(out.Items, cr)
 	}
 	return out, nil
+}
+
+// envFileCause is the cause of an env-file (fileKeyRef) failure, which the error's text leaves
+// out as kubelet's does; nil for other errors.
+func envFileCause(err error) error {
+	if !errors.Is(err, configgen.ErrEnvFile) {
+		return nil
+	}
+	for e := err; e != nil; {
+		if multi, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, inner := range multi.Unwrap() {
+				if inner != nil && inner != configgen.ErrEnvFile {
+					return inner
+				}
+			}
+			return nil
+		}
+		e = errors.Unwrap(e)
+	}
+	return nil
 }
 
 // admissionError names the pod and says how to get past a refusal by admission.
