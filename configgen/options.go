@@ -105,6 +105,9 @@ type Options struct {
 // HostFiles is the host file access a Generator needs. hostfs.OS and *hostfs.Memory implement it.
 type HostFiles interface {
 	MkdirAll(path string, perm fs.FileMode) error
+	// WriteFile rewrites an existing file in place (the pod's etc-hosts keeps its inode), and
+	// should leave its old content when it fails, as hostfs.OS does (it also writes nothing when
+	// the file holds data already, as the pod's etc-hosts does for its later containers).
 	WriteFile(path string, data []byte, perm fs.FileMode) error
 	Create(path string) error
 	Chmod(path string, perm fs.FileMode) error

@@ -17,7 +17,7 @@ const podLogsDirMode = 0o755
 // through Options.Files, and returns it. Kubelet's createPodSandbox makes it between
 // GeneratePodSandboxConfig and RunPodSandbox; the runtime writes the containers' logs below it
 // (GenerateContainerConfig makes each container's own directory). An existing directory is left
-// as it is.
+// as it is, and a failure leaves no directory this call made.
 //
 // A namespace, name or UID that would not stay one path element is an ErrInvalidPod error before
 // anything is made. A host failure is an *Error (ReasonFailedCreatePodSandBox; ErrHost, with
@@ -42,7 +42,10 @@ func (g *Generator) makePodLogsDirectory(pod *v1.Pod) (string, error) {
 		}
 	}
 	dir := logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
-	if err := g.files.MkdirAll(dir, podLogsDirMode); err != nil {
+	// MkdirAll may fail after making some levels; those are taken back.
+	made := &madeDirs{files: g.files}
+	if err := made.mkdirAll(dir, podLogsDirMode); err != nil {
+		made.undo()
 		// Kubelet's message names the pod as its format.Pod does: name_namespace(uid).
 		msg := fmt.Sprintf("Failed to create log directory for pod %q: %v", pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")", err)
 		return "", errkind.New(ErrHost, msg, err)

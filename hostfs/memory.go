@@ -139,8 +139,8 @@ func (m *Memory) openForWrite(p string, perm fs.FileMode) (*node, error) {
 	return res.n, nil
 }
 
-// WriteFile writes data to path as os.WriteFile does (O_WRONLY|O_CREATE|O_TRUNC): an existing file
-// keeps its identity and mode, a final symlink is followed (a dangling one creates its target), and
+// WriteFile writes data to path in place, as OS.WriteFile does: an existing file keeps its
+// identity and mode (a write here cannot fail midway), a final symlink is followed (a dangling one creates its target), and
 // perm is used only for a new file, exactly as given.
 func (m *Memory) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	m.mu.Lock()

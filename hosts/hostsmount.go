@@ -26,7 +26,7 @@ const (
 
 // FileWriter is what EnsureHostsFile needs from the host. hostfs.OS and *hostfs.Memory implement it.
 type FileWriter interface {
-	// WriteFile writes data to path, truncating an existing file in place.
+	// WriteFile writes data to path, rewriting an existing file in place.
 	WriteFile(path string, data []byte, perm fs.FileMode) error
 	// Chmod sets the mode of path.
 	Chmod(path string, perm fs.FileMode) error
@@ -55,11 +55,13 @@ func ShouldMountHostsFile(podIPs []string, hostNetwork bool) bool {
 }
 
 // EnsureHostsFile writes content to path with mode 0644 whatever the umask, as kubelet's
-// ensureHostsFile does: WriteFile truncates an existing file in place, so running containers that
+// ensureHostsFile does: WriteFile rewrites an existing file in place, so running containers that
 // hold it see the new contents and its inode does not change, then Chmod fixes the mode, since the
 // umask may have narrowed a new file's mode and an existing file keeps its own. Errors are returned
-// unwrapped, as kubelet returns them. A failing Chmod leaves the new contents written: the file is
-// rewritten on every call, so there is no earlier state worth restoring.
+// unwrapped, as kubelet returns them. Like kubelet's, it writes on every call and leaves what a
+// failure left; hostfs.OS's WriteFile keeps the old content when the write itself fails. A
+// configgen.Generator goes further for the pod's etc-hosts: it chmods only a file whose mode
+// changed, and removes a file it has just created when writing or chmodding it fails.
 func EnsureHostsFile(w FileWriter, path string, content []byte) error {
 	if w == nil {
 		return fmt.Errorf("writing %s: no FileWriter", path)
