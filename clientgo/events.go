@@ -3,6 +3,7 @@ package clientgo
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
@@ -10,29 +11,79 @@ import (
 	"github.com/podconfig/podconfig/configgen"
 )
 
+// Bounds of what a Recorder records. A pod's spec decides how many warnings a call makes and how
+// long their messages are (a warning lists the env keys it skipped, an error quotes the spec), so
+// without them one pod could make a node agent send thousands of megabyte-long events.
+const (
+	// MaxMessageBytes is the longest event message recorded: the events API's limit on a note
+	// (events.k8s.io/v1; core/v1 Events have none). A longer one is cut at a character boundary
+	// and ends in "...".
+	MaxMessageBytes = 1024
+	// MaxReasonBytes is the longest reason recorded, the events API's limit on it.
+	MaxReasonBytes = 128
+	// MaxEventsPerCall is the most events one Warnings call records: the first
+	// MaxEventsPerCall-1 warnings, then one event that counts the rest. It is the burst that
+	// client-go's event correlator lets through for one object before it drops that object's
+	// events (refilling one every five minutes), so a broadcaster would not send more anyway.
+	MaxEventsPerCall = 25
+)
+
 // Recorder records configgen's warnings and errors as Kubernetes events of type Warning, on the
 // pod and, for a container, with kubelet's field path (spec.containers{name},
-// spec.initContainers{name} or spec.ephemeralContainers{name}).
+// spec.initContainers{name} or spec.ephemeralContainers{name}). Messages and reasons are cut to
+// MaxMessageBytes and MaxReasonBytes, and one Warnings call records at most MaxEventsPerCall
+// events. Kubelet records what it is given; client-go's broadcaster then drops an object's
+// events past a burst and aggregates similar ones, and the events.k8s.io API refuses longer
+// notes. The zero value has no Events and records nothing.
 type Recorder struct {
 	// Events is where events go, e.g. a record.EventBroadcaster's recorder for the
 	// provider's component.
 	Events record.EventRecorder
 }
 
-// OnWarning records w; it fits configgen.Options.OnWarning.
+// OnWarning records w; it fits configgen.Options.OnWarning, which a Generator calls once per
+// warning: use Warnings with the warnings a call returns to bound their number per call.
 func (r Recorder) OnWarning(pod *v1.Pod, container *v1.Container, w configgen.Warning) {
 	name := w.Container
 	if container != nil {
 		name = container.Name
 	}
-	r.Events.Event(objectReference(pod, name), v1.EventTypeWarning, w.Reason, w.Message)
+	r.event(pod, name, w.Reason, w.Message)
 }
 
-// Warnings records each of ws, as MakePodEnvironmentVariables returns them.
+// Warnings records ws, as MakePodEnvironmentVariables returns them: at most MaxEventsPerCall
+// events, the last of them counting the warnings left out when there are more, under the reason
+// and on the container of the first of those.
 func (r Recorder) Warnings(pod *v1.Pod, ws []configgen.Warning) {
+	if len(ws) > MaxEventsPerCall {
+		first, left := ws[MaxEventsPerCall-1], len(ws)-(MaxEventsPerCall-1)
+		ws = ws[:MaxEventsPerCall-1]
+		defer r.event(pod, first.Container, first.Reason, fmt.Sprintf("%d more warnings were not recorded as events", left))
+	}
 	for _, w := range ws {
 		r.OnWarning(pod, nil, w)
 	}
+}
+
+// event records one Warning event, cut to the bounds.
+func (r Recorder) event(pod *v1.Pod, container, reason, message string) {
+	if r.Events == nil || pod == nil {
+		return
+	}
+	r.Events.Event(objectReference(pod, container), v1.EventTypeWarning, cut(reason, MaxReasonBytes, ""), cut(message, MaxMessageBytes, "..."))
+}
+
+// cut returns s if it holds at most max bytes, else its longest start that, with mark appended,
+// does, ending at a character boundary.
+func cut(s string, max int, mark string) string {
+	if len(s) <= max {
+		return s
+	}
+	end := max - len(mark)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + mark
 }
 
 // Error records err as kubelet records a failure to create a container or a sandbox:
@@ -45,7 +96,7 @@ func (r Recorder) Error(pod *v1.Pod, err error) {
 		return
 	}
 	reason, msg, container := EventForError(err)
-	r.Events.Event(objectReference(pod, container), v1.EventTypeWarning, reason, msg)
+	r.event(pod, container, reason, msg)
 }
 
 // EventForError returns the reason and message kubelet would record for err, and the name of the
