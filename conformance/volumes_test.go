@@ -23,9 +23,9 @@ type volumeScenario struct {
 	// deviation names a difference podconfig makes on purpose (see the README's compatibility
 	// table); the two sides must then differ.
 	deviation string
-	pod   func(*v1.Pod)
-	vol   v1.VolumeSource
-	steps []volumeside.Objects
+	pod       func(*v1.Pod)
+	vol       v1.VolumeSource
+	steps     []volumeside.Objects
 }
 
 func vi32(v int32) *int32 { return &v }

@@ -84,7 +84,7 @@ type hostIface interface {
 }
 
 func (h *kubeletHost) GetNodeAllocatable() (v1.ResourceList, error) { return h.alloc, nil }
-func (h *kubeletHost) GetHostUtil() hostutil.HostUtils             { return hostutil.NewHostUtil() }
+func (h *kubeletHost) GetHostUtil() hostutil.HostUtils              { return hostutil.NewHostUtil() }
 
 // Kubelet sets vol up with kubelet's plugins under root, with the objects of each step in turn,
 // and returns, per step, the tree or the error.
