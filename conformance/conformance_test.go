@@ -37,7 +37,7 @@ func TestCorpus(t *testing.T) {
 			}
 			for _, name := range sc.Deviations {
 				if len(explained[name]) == 0 {
-					t.Errorf("listed deviation %q no longer occurs: remove it from the scenario (and its README row when no scenario lists it)", name)
+					t.Errorf("listed deviation %q no longer occurs: remove it from the scenario (and its docs/compatibility.md row when no scenario lists it)", name)
 				}
 			}
 		})

@@ -8,7 +8,7 @@ import (
 )
 
 // Deviation is a known difference between kubelet v1.37 and podconfig. Each has a row in the
-// README's compatibility table.
+// compatibility table (docs/compatibility.md).
 type Deviation struct {
 	// Name is what scenarios list.
 	Name string
@@ -24,7 +24,7 @@ var Deviations = []Deviation{
 	{
 		Name: "node-side-validation",
 		Why: "podconfig rejects, before any host effect, specs the API server's validation would have " +
-			"rejected and kubelet passes on to the runtime (README: Node-side validation)",
+			"rejected and kubelet passes on to the runtime (docs/compatibility.md: Node-side validation)",
 		Match: func(d Diff) bool {
 			return d.KubeletErr == nil && errors.Is(d.PodconfigErr, configgen.ErrInvalidPod)
 		},

@@ -28,7 +28,7 @@ func errMatches(k, p error) bool {
 // TestVerifyRunAsNonRoot runs kubelet's verifyRunAsNonRoot and podconfig's on every combination
 // of pod and container runAsNonRoot/runAsUser and image uid/user name. podconfig fails closed
 // where kubelet does not (an image with neither uid nor name, runAsUser beyond 2147483647 under
-// runAsNonRoot; README): those combinations must fail in podconfig, whatever kubelet says.
+// runAsNonRoot; docs/compatibility.md): those combinations must fail in podconfig, whatever kubelet says.
 func TestVerifyRunAsNonRoot(t *testing.T) {
 	bools := []*bool{nil, ptr.To(false), ptr.To(true)}
 	users := []*int64{nil, ptr.To[int64](0), ptr.To[int64](1000), ptr.To[int64](1 << 32)}
@@ -104,7 +104,7 @@ func TestHostnameAndHostsFile(t *testing.T) {
 						n++
 						if ov == nil && hn == "" && len(validation.IsDNS1123Subdomain(name)) != 0 {
 							// A pod name the API server would refuse: podconfig refuses it as a
-							// hostname (README, hostname row); kubelet uses it.
+							// hostname (docs/compatibility.md, hostname row); kubelet uses it.
 							if perr == nil {
 								t.Errorf("pod name %q: podconfig accepted it", name)
 							}

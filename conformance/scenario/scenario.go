@@ -20,7 +20,7 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description says which kubelet rule the scenario exercises.
 	Description string `json:"description,omitempty"`
-	// Area is the row of the README's compatibility table the scenario covers.
+	// Area is the row of the compatibility table (docs/compatibility.md) the scenario covers.
 	Area string `json:"area,omitempty"`
 	// Node holds the node and kubelet facts both sides are given.
 	Node Node `json:"node,omitempty"`
