@@ -46,9 +46,18 @@
 // (Deployment web): ..."). An input larger than MaxInputSize is refused.
 //
 // Documents are decoded as kubectl and the API server decode them: YAML becomes JSON on its own,
-// so an unquoted yes or 1 in a string field is an error (as on a cluster) rather than "true" or
-// "1"; a duplicate key, an unknown field and a field in the wrong case are errors naming the
-// field. A file of JSON objects one after another, with no "---" between them, is read one
-// document per object. A document whose YAML aliases would expand it past MaxInputSize is
-// refused before it is decoded.
+// with kubectl's YAML 1.1 rules, so an unquoted yes or 1 in a string field is an error (as on a
+// cluster) rather than "true" or "1"; a duplicate key, an unknown field and a field in the wrong
+// case are errors naming the field. A file of JSON objects one after another, with no "---"
+// between them, is read one document per object. Two Pods with one UID, or one namespace and
+// name, are an error naming both documents (CheckPods).
+//
+// Read bounds what it builds, not what a parser predicts: each input is parsed once, by one
+// YAML parser (go.yaml.in/yaml/v3, JSON included), into a tree that holds each alias once, and
+// the documents are built from that tree with a budget of MaxExpansion times the input's size:
+// every byte of JSON written and every node visited is paid for, however often aliases, merge
+// keys and List items make it visit the same node, and an input that would build more is
+// refused with ErrExpansion. A List's items are read from the same tree, so nested Lists cost
+// their size, not their depth times their size. Nesting deeper than 10,000 levels, and an alias
+// of a node inside itself, are errors.
 package manifest

@@ -191,8 +191,9 @@ func (e *DocumentError) Error() string {
 func (e *DocumentError) Unwrap() error { return e.Err }
 
 // Read reads every input and returns the Pods their documents make, with the objects they refer
-// to. The first error stops it, and nothing is returned with it, unless Options.ContinueOnError
-// is set.
+// to. Two Pods with one UID, or one namespace and name, are an error (see CheckPods). The first
+// error stops it, and nothing is returned with it, unless Options.ContinueOnError is set (then a
+// duplicate Pod is left out and its error recorded).
 func Read(opts Options, inputs ...Input) (*Bundle, error) {
 	r := &reader{opts: opts, bundle: &Bundle{}}
 	for _, in := range inputs {
@@ -205,6 +206,13 @@ func Read(opts Options, inputs ...Input) (*Bundle, error) {
 	if err := r.expand(); err != nil {
 		return nil, err
 	}
+	pods, errs := uniquePods(r.bundle.Pods)
+	for _, err := range errs {
+		if err = r.failed(err); err != nil {
+			return nil, err
+		}
+	}
+	r.bundle.Pods = pods
 	return r.bundle, nil
 }
 

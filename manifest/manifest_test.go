@@ -8,8 +8,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/defaults"
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -270,7 +273,7 @@ func TestReadErrors(t *testing.T) {
 		{"an env name Y is a boolean in YAML 1.1", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b, env: [{name: Y, value: \"1\"}]}]}",
 			manifest.Options{}, `json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.name of type string`},
 		{"a document without kind", "apiVersion: v1\nmetadata: {name: p}", manifest.Options{}, "in.yaml: document 1: no kind"},
-		{"YAML that does not parse", "apiVersion: v1\nkind: [", manifest.Options{}, "in.yaml: document 1: error converting YAML to JSON"},
+		{"YAML that does not parse", "apiVersion: v1\nkind: [", manifest.Options{}, "in.yaml: document 1: yaml: line 2: did not find expected node content"},
 		{"a DaemonSet template generation that is no number", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, annotations: {deprecated.daemonset.template.generation: x}}\nspec:\n  template:\n    spec: " + container,
 			manifest.Options{}, `in.yaml: document 1 (DaemonSet ds): annotation deprecated.daemonset.template.generation: "x" is not a number`},
 		{"a Pod without name", "apiVersion: v1\nkind: Pod\nspec: " + container, manifest.Options{}, "in.yaml: document 1 (Pod): metadata.name or metadata.generateName is required"},
@@ -301,9 +304,6 @@ func TestReadRefusesInputsOver64MiB(t *testing.T) {
 	require.ErrorIs(t, err, manifest.ErrTooLarge)
 	assert.Equal(t, "stdin: input larger than 64 MiB: split it into smaller files", err.Error())
 
-	exact := bytes.Repeat([]byte("#"), manifest.MaxInputSize)
-	_, err = manifest.Read(manifest.Options{}, manifest.Input{Reader: bytes.NewReader(exact)})
-	assert.NoError(t, err, "64 MiB exactly is accepted")
 }
 
 func TestReadRemovedVersions(t *testing.T) {
@@ -375,8 +375,8 @@ func TestReadYAMLFlowMappingDocument(t *testing.T) {
 
 // YAML aliases repeat what they name. The YAML decoder refuses documents with many aliases, but
 // 30 aliases in three levels of ten repeat a 1 MiB string a thousand times: a 1 MiB input would
-// become 1 GiB before anything is checked. Read refuses a document whose aliases expand it past
-// MaxInputSize, before decoding it.
+// become 1 GiB before anything is checked. Read refuses an input whose aliases make it build more
+// than MaxExpansion times its size, counting as it builds.
 func TestReadRefusesAliasExpansionPastTheInputLimit(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  annotations:\n" +
@@ -386,7 +386,8 @@ func TestReadRefusesAliasExpansionPastTheInputLimit(t *testing.T) {
 		"    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
 	_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
 	require.ErrorIs(t, err, manifest.ErrTooLarge)
-	assert.ErrorContains(t, err, "in.yaml: document 1: YAML aliases expand the document to more than 64 MiB")
+	require.ErrorIs(t, err, manifest.ErrExpansion)
+	assert.EqualError(t, err, "in.yaml: document 1 (ConfigMap bomb): its YAML aliases, merge keys and Lists build more than 16 times the input's size")
 
 	// Aliases that stay small are read as usual.
 	b := read(t, manifest.Options{}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: &l {app: web}, annotations: *l}\nspec: "+container)
@@ -522,4 +523,75 @@ func TestDuplicateObjectsNameBothDocuments(t *testing.T) {
 	pc := "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1\n"
 	_, err = manifest.Read(manifest.Options{}, manifest.Input{Name: "a.yaml", Reader: strings.NewReader(pc + "---\n" + pc)})
 	assert.EqualError(t, err, "a.yaml: document 2 (PriorityClass high): PriorityClass high is also defined by a.yaml: document 1 (PriorityClass high); a cluster keeps one: remove or rename one of them")
+}
+
+// Pods are identified by UID: two with one UID, or with one namespace and name, in what one Read
+// call reads are an error naming both documents, never two pods that would share a pod
+// directory. A Pod with no namespace is in "default", and one with no UID has the UID
+// defaults.SetRenderIdentity gives it.
+func TestReadRefusesDuplicatePods(t *testing.T) {
+	pod := func(meta string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: " + meta + "\nspec: " + container + "\n"
+	}
+	tests := []struct {
+		name    string
+		docs    []string
+		wantErr string
+	}{
+		{"the same Pod twice", []string{pod("{name: p, namespace: ns}"), pod("{name: p, namespace: ns}")},
+			`in.yaml: document 1 (Pod p) and in.yaml: document 2 (Pod p): two pods named ns/p`},
+		{"one Pod in default, named with and without its namespace", []string{pod("{name: p}"), pod("{name: p, namespace: default}")},
+			`in.yaml: document 1 (Pod p) and in.yaml: document 2 (Pod p): two pods named default/p`},
+		{"two Pods with one UID", []string{pod("{name: a, uid: 0b4d3c3a-0000-4000-8000-000000000001}"), pod("{name: b, uid: 0b4d3c3a-0000-4000-8000-000000000001}")},
+			`in.yaml: document 1 (Pod a) and in.yaml: document 2 (Pod b): two pods with UID 0b4d3c3a-0000-4000-8000-000000000001 (default/a and default/b)`},
+		{"a UID that is another pod's render UID", []string{pod("{name: a}"), pod("{name: b, uid: " + string(defaults.RenderUID("default", "a")) + "}")},
+			`in.yaml: document 1 (Pod a) and in.yaml: document 2 (Pod b): two pods with UID ` + string(defaults.RenderUID("default", "a")) + ` (default/a and default/b)`},
+		{"the same Deployment twice", []string{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {template: {spec: " + container + "}}\n",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {template: {spec: " + container + "}}\n"},
+			`in.yaml: document 1 (Deployment d) and in.yaml: document 2 (Deployment d): two pods named default/d-`},
+		{"a List item and a document", []string{pod("{name: p}"), "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(pod("{name: p}"), "\n"), "\n", "\n  ")},
+			`in.yaml: document 1 (Pod p) and in.yaml: document 2 item 1 (Pod p): two pods named default/p`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(strings.Join(tt.docs, "---\n"))})
+			require.ErrorIs(t, err, manifest.ErrDuplicatePod)
+			assert.ErrorContains(t, err, tt.wantErr)
+		})
+	}
+
+	t.Run("across inputs", func(t *testing.T) {
+		_, err := manifest.Read(manifest.Options{},
+			manifest.Input{Name: "a.yaml", Reader: strings.NewReader(pod("{name: p}"))},
+			manifest.Input{Name: "b.yaml", Reader: strings.NewReader(pod("{name: p}"))})
+		require.ErrorIs(t, err, manifest.ErrDuplicatePod)
+		assert.EqualError(t, err, "a.yaml: document 1 (Pod p) and b.yaml: document 1 (Pod p): two pods named default/p")
+	})
+	t.Run("with ContinueOnError the second is left out", func(t *testing.T) {
+		b, err := manifest.Read(manifest.Options{ContinueOnError: true}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(pod("{name: p}") + "---\n" + pod("{name: p}"))})
+		require.NoError(t, err)
+		require.Len(t, b.Pods, 1)
+		assert.Equal(t, "in.yaml: document 1 (Pod p)", b.Pods[0].Source)
+		require.Len(t, b.Errors, 1)
+		assert.ErrorIs(t, b.Errors[0], manifest.ErrDuplicatePod)
+	})
+	t.Run("pods made from generateName differ", func(t *testing.T) {
+		b := read(t, manifest.Options{}, pod("{generateName: x-}")+"---\n"+pod("{generateName: x-}"))
+		require.Len(t, b.Pods, 2)
+		assert.NotEqual(t, b.Pods[0].Pod.Name, b.Pods[1].Pod.Name)
+	})
+	t.Run("replicas of one workload differ", func(t *testing.T) {
+		b := read(t, manifest.Options{Replicas: 3}, "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec: {replicas: 3, template: {spec: "+container+"}}\n")
+		require.Len(t, b.Pods, 3)
+	})
+	t.Run("CheckPods on its own", func(t *testing.T) {
+		p := func(ns, name, uid, source string) manifest.Pod {
+			return manifest.Pod{Pod: &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID(uid)}}, Source: source}
+		}
+		assert.NoError(t, manifest.CheckPods([]manifest.Pod{p("a", "x", "", "one"), p("b", "x", "", "two")}))
+		err := manifest.CheckPods([]manifest.Pod{p("a", "x", "u1", "one"), p("b", "y", "u1", "two")})
+		require.ErrorIs(t, err, manifest.ErrDuplicatePod)
+		assert.EqualError(t, err, "one and two: two pods with UID u1 (a/x and b/y)")
+		assert.EqualError(t, manifest.CheckPods([]manifest.Pod{{Source: "nil"}}), "nil: no pod")
+	})
 }

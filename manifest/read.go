@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,14 +8,13 @@ import (
 	"io"
 	"strings"
 
+	yamlv3 "go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 )
 
 // reader collects documents; workloads are expanded once every input is read, so a Node in any
@@ -26,6 +24,9 @@ type reader struct {
 	bundle    *Bundle
 	workloads []workload
 	context   bool
+	// generated counts the Pods named from each namespace and generateName, so that two get
+	// two names, as the API server's random suffixes give them.
+	generated map[string]int
 	// objects maps kind/namespace/name of each object read to its document, so that a second
 	// object of the same name is refused instead of silently replacing the first.
 	objects map[string]string
@@ -73,95 +74,218 @@ func (r *reader) readInput(in Input) error {
 	if name == "" || name == "-" {
 		name = "stdin"
 	}
-	data, err := io.ReadAll(io.LimitReader(in.Reader, MaxInputSize+1))
+	data, err := readAll(in.Reader)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if len(data) > MaxInputSize {
-		return fmt.Errorf("%s: %w: split it into smaller files", name, ErrTooLarge)
-	}
-	docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	stream, jsonErr := jsonStream(data)
+	b := newBuilder(len(data))
+	count := newDocCounter(stream)
+	docs := yamlv3.NewDecoder(bytes.NewReader(stream))
 	n := 0
 	for {
-		doc, err := docs.Read()
+		var doc yamlv3.Node
+		err := docs.Decode(&doc)
 		if errors.Is(err, io.EOF) {
-			return nil
+			break
 		}
 		if err != nil {
+			if line := errorLine(err); line > 0 {
+				n = count.at(line) - 1
+			}
 			return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: err}
 		}
-		objs, jsonErr := jsonObjects(doc)
-		for _, obj := range objs {
-			n++
-			if err := r.readDocument(name, n, 0, obj); err != nil {
-				if err = r.failed(err); err != nil {
-					return err
-				}
+		if isBlank(&doc) {
+			continue
+		}
+		n = count.at(contentLine(&doc))
+		if err := r.readDocument(b, name, n, 0, &doc); err != nil {
+			if errors.Is(err, ErrExpansion) {
+				return err // the input's budget is spent: what follows would fail the same way
+			}
+			if err = r.failed(err); err != nil {
+				return err
 			}
 		}
-		if jsonErr != nil {
-			return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: jsonErr}
-		}
 	}
+	if jsonErr != nil {
+		return &DocumentError{Document: docName(name, n+1, 0, "", ""), Err: jsonErr}
+	}
+	return nil
 }
 
-// jsonObjects splits a document that is a stream of JSON objects with nothing between them, as
-// kubectl reads a file of them, into one document per object. Any other document, a YAML flow
-// mapping such as "{kind: Pod}" included, is returned whole. Once one object has been read, what
-// follows must be JSON objects too: a stream cut short or followed by anything else is an error,
-// returned with the objects before it.
-func jsonObjects(doc []byte) ([][]byte, error) {
-	// A UTF-8 byte order mark may start the file, as the YAML decoder allows.
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(doc), []byte("\xef\xbb\xbf")))
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return [][]byte{doc}, nil
+// contentLine is the line where a document's content starts.
+func contentLine(doc *yamlv3.Node) int {
+	if len(doc.Content) > 0 && doc.Content[0].Line > 0 {
+		return doc.Content[0].Line
 	}
-	var objs [][]byte
+	return doc.Line
+}
+
+// readAll reads an input of at most MaxInputSize bytes.
+func readAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInputSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxInputSize {
+		return nil, fmt.Errorf("%w: split it into smaller files", ErrTooLarge)
+	}
+	return data, nil
+}
+
+// isBlank reports a document with nothing in it, not even a comment, such as the one before a
+// leading "---"; it is not counted.
+func isBlank(doc *yamlv3.Node) bool {
+	if len(doc.Content) != 1 || doc.HeadComment != "" || doc.LineComment != "" || doc.FootComment != "" {
+		return len(doc.Content) == 0
+	}
+	c := doc.Content[0]
+	return c.Kind == yamlv3.ScalarNode && c.Value == "" && c.Style == 0 && c.Anchor == "" &&
+		c.HeadComment == "" && c.LineComment == "" && c.FootComment == ""
+}
+
+// jsonStream makes an input that is a stream of JSON objects with nothing between them, as
+// kubectl reads a file of them, into YAML documents, one per object, for the one parser that
+// reads every input. Any other input, a YAML flow mapping such as "{kind: Pod}" included, is
+// returned as it is. Once one object has been read, what follows must be JSON objects too: a
+// stream cut short or followed by anything else is an error, returned with the objects before it.
+func jsonStream(data []byte) ([]byte, error) {
+	// A UTF-8 byte order mark may start the file, as the YAML parser allows.
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf")))
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return data, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	for {
+	var stream []byte
+	for objects := 0; ; objects++ {
+		start := dec.InputOffset()
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			return stream, nil
 		}
-		if len(objs) == 0 && (err != nil || len(raw) == 0 || raw[0] != '{') {
-			return [][]byte{doc}, nil
+		if objects == 0 && (err != nil || len(raw) == 0 || raw[0] != '{') {
+			return data, nil
 		}
 		if err != nil {
-			return objs, err
+			return stream, err
 		}
 		if raw[0] != '{' {
-			return objs, fmt.Errorf("a JSON object was expected, not %.20s", raw)
+			return stream, fmt.Errorf("a JSON object was expected, not %.20s", raw)
 		}
-		objs = append(objs, raw)
+		if objects == 0 {
+			stream = make([]byte, 0, len(trimmed)+64)
+		} else {
+			stream = append(stream, "\n---\n"...)
+		}
+		// The object as written (the decoder copies it into raw anyway); a JSON object holds
+		// no line that YAML would read as a document marker.
+		stream = append(stream, bytes.TrimSpace(trimmed[start:dec.InputOffset()])...)
 	}
 }
 
 // readDocument adds one document (or one item of a List) to the bundle.
-func (r *reader) readDocument(input string, n, item int, doc []byte) error {
-	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil
+func (r *reader) readDocument(b *builder, input string, n, item int, node *yamlv3.Node) error {
+	if node.Kind == yamlv3.DocumentNode {
+		if len(node.Content) == 0 {
+			return nil
+		}
+		node = node.Content[0]
 	}
-	if err := checkAliasExpansion(doc); err != nil {
-		return &DocumentError{Document: docName(input, n, item, "", ""), Err: err}
+	at := docName(input, n, item, "", "")
+	root, err := b.follow(node)
+	if err != nil {
+		return &DocumentError{Document: at, Err: err}
 	}
-	var h header
-	if err := yaml.Unmarshal(doc, &h); err != nil {
-		return &DocumentError{Document: docName(input, n, item, "", ""), Err: err}
+	defer b.unfollow(node)
+	switch root.Kind {
+	case yamlv3.MappingNode:
+	case yamlv3.ScalarNode:
+		if s, err := resolveScalar(root); err == nil && s.kind == kindNull {
+			return nil // a document of nothing but comments, or an empty List item
+		}
+		return &DocumentError{Document: at, Err: errors.New("a document must be a mapping (an object) with a kind")}
+	default:
+		return &DocumentError{Document: at, Err: errors.New("a document must be a mapping (an object) with a kind, not a sequence")}
+	}
+	m, err := b.mappingOf(root)
+	if err != nil {
+		return &DocumentError{Document: at, Err: err}
+	}
+	h, err := b.header(m)
+	if err != nil {
+		return &DocumentError{Document: at, Err: err}
 	}
 	source := docName(input, n, item, h.Kind, h.Metadata.Name)
 	if h.Kind == "" {
-		// A document of nothing but comments decodes to nothing; anything else needs a kind.
-		var any interface{}
-		if err := yaml.Unmarshal(doc, &any); err == nil && any == nil {
-			return nil
-		}
 		return &DocumentError{Document: source, Err: errors.New("no kind")}
 	}
-	if err := r.add(input, n, source, h, doc); err != nil {
+	if err := r.add(b, input, n, source, h, m); err != nil {
 		return &DocumentError{Document: source, Err: err}
 	}
 	return nil
+}
+
+// header reads what a document says about itself, without building the rest of it.
+func (b *builder) header(m *mapping) (header, error) {
+	var h header
+	var err error
+	if h.APIVersion, err = b.stringField(m, "apiVersion"); err != nil {
+		return h, err
+	}
+	if h.Kind, err = b.stringField(m, "kind"); err != nil {
+		return h, err
+	}
+	meta := m.get("metadata")
+	if meta == nil {
+		return h, nil
+	}
+	target, err := b.follow(meta)
+	if err != nil {
+		return h, err
+	}
+	defer b.unfollow(meta)
+	if target.Kind != yamlv3.MappingNode {
+		return h, nil // the strict decoding of the document reports it
+	}
+	mm, err := b.mappingOf(target)
+	if err != nil {
+		return h, err
+	}
+	if h.Metadata.Name, err = b.stringField(mm, "name"); err != nil {
+		return h, fmt.Errorf("metadata: %w", err)
+	}
+	if h.Metadata.Namespace, err = b.stringField(mm, "namespace"); err != nil {
+		return h, fmt.Errorf("metadata: %w", err)
+	}
+	return h, nil
+}
+
+// stringField is the string value of key, "" when it is missing or null.
+func (b *builder) stringField(m *mapping, key string) (string, error) {
+	n := m.get(key)
+	if n == nil {
+		return "", nil
+	}
+	target, err := b.follow(n)
+	if err != nil {
+		return "", err
+	}
+	defer b.unfollow(n)
+	if target.Kind == yamlv3.ScalarNode {
+		s, err := resolveScalar(target)
+		if err != nil {
+			return "", err
+		}
+		switch s.kind {
+		case kindString:
+			return s.str, b.spend(len(s.str))
+		case kindNull:
+			return "", nil
+		}
+	}
+	return "", fmt.Errorf("line %d: %s must be a string", n.Line, key)
 }
 
 // kinds are the kinds Read understands, with the apiVersion each must have.
@@ -185,7 +309,7 @@ var removedVersions = map[string]bool{
 	"CronJob batch/v1beta1": true, "CronJob batch/v2alpha1": true,
 }
 
-func (r *reader) add(input string, n int, source string, h header, doc []byte) error {
+func (r *reader) add(b *builder, input string, n int, source string, h header, m *mapping) error {
 	want, known := kinds[h.Kind]
 	if !known {
 		if list := len(h.Kind) > 4 && h.Kind[len(h.Kind)-4:] == "List"; list {
@@ -196,7 +320,13 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		r.bundle.Warnings = append(r.bundle.Warnings, source+": skipped: kind "+h.Kind+" makes no pod and is not read")
 		return nil
 	}
-	strict := func(v interface{}) error { return decodeStrict(doc, v) }
+	strict := func(v interface{}) error {
+		js, err := b.appendMapping(nil, m, true)
+		if err != nil {
+			return err
+		}
+		return decodeStrict(js, v)
+	}
 	if h.APIVersion != want && h.Kind != "RenderContext" { // podconfig's own kind: any group names it
 		if !removedVersions[h.Kind+" "+h.APIVersion] {
 			r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
@@ -205,7 +335,13 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		// The pod template of these removed versions is the same core/v1 PodTemplateSpec; their
 		// other fields that the current version dropped are ignored.
 		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: apiVersion %q of %s is no longer served by Kubernetes; read as %q", source, h.APIVersion, h.Kind, want))
-		strict = func(v interface{}) error { return decodeLenient(doc, v) }
+		strict = func(v interface{}) error {
+			js, err := b.appendMapping(nil, m, false)
+			if err != nil {
+				return err
+			}
+			return decodeLenient(js, v)
+		}
 	}
 	switch h.Kind {
 	case "Pod":
@@ -317,31 +453,54 @@ func (r *reader) add(input string, n int, source string, h header, doc []byte) e
 		}
 		r.bundle.Context, r.context = c.RenderContext, true
 	default: // List and <Kind>List
-		var list struct {
-			Items []json.RawMessage `json:"items"`
+		return r.readItems(b, input, n, m)
+	}
+	return nil
+}
+
+// readItems reads the items of a List, each once: a List inside it is read from the same tree,
+// not decoded again.
+func (r *reader) readItems(b *builder, input string, n int, m *mapping) error {
+	items := m.get("items")
+	if items == nil {
+		return nil
+	}
+	target, err := b.follow(items)
+	if err != nil {
+		return err
+	}
+	defer b.unfollow(items)
+	switch target.Kind {
+	case yamlv3.SequenceNode:
+	case yamlv3.ScalarNode:
+		if s, err := resolveScalar(target); err == nil && s.kind == kindNull {
+			return nil
 		}
-		if err := yaml.Unmarshal(doc, &list); err != nil {
+		return errors.New("items must be a sequence")
+	default:
+		return errors.New("items must be a sequence")
+	}
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	for i, item := range target.Content {
+		if err := b.spend(itemCost); err != nil {
 			return err
 		}
-		for i, raw := range list.Items {
-			if err := r.readDocument(input, n, i+1, raw); err != nil {
-				return err
-			}
+		if err := r.readDocument(b, input, n, i+1, item); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// decodeStrict decodes a document as kubectl and the API server do: the YAML becomes JSON on its
-// own, without looking at the target type (so an unquoted yes or 1 stays a boolean or a number,
-// which a string field refuses, instead of becoming "true" or "1"), and a duplicate key is an
-// error; the JSON is then decoded case-sensitively, and an unknown or duplicate field is an error,
-// as the API server's strict field validation reports it.
-func decodeStrict(doc []byte, v interface{}) error {
-	js, err := yaml.YAMLToJSONStrict(doc)
-	if err != nil {
-		return err
-	}
+// decodeStrict decodes a document's JSON as kubectl and the API server do. The YAML became JSON
+// on its own, without looking at the target type (so an unquoted yes or 1 stays a boolean or a
+// number, which a string field refuses, instead of becoming "true" or "1"), and a duplicate key
+// was an error; the JSON is decoded case-sensitively, and an unknown or duplicate field is an
+// error, as the API server's strict field validation reports it.
+func decodeStrict(js []byte, v interface{}) error {
 	strictErrs, err := kjson.UnmarshalStrict(js, v)
 	if err != nil {
 		return err
@@ -358,11 +517,7 @@ func decodeStrict(doc []byte, v interface{}) error {
 
 // decodeLenient is decodeStrict without the unknown- and duplicate-field checks, for removed
 // versions whose other fields the current version dropped.
-func decodeLenient(doc []byte, v interface{}) error {
-	js, err := yaml.YAMLToJSON(doc)
-	if err != nil {
-		return err
-	}
+func decodeLenient(js []byte, v interface{}) error {
 	return kjson.UnmarshalCaseSensitivePreserveInts(js, v)
 }
 

@@ -59,6 +59,21 @@ func (r *reader) expand() error {
 	return nil
 }
 
+// generatedPodName names a Pod from its generateName: the first with a namespace and
+// generateName gets the name seeded by the namespace alone, the ones after it their own.
+func (r *reader) generatedPodName(base, namespace string) string {
+	key := namespace + "\x00" + base
+	k := r.generated[key]
+	if r.generated == nil {
+		r.generated = map[string]int{}
+	}
+	r.generated[key] = k + 1
+	if k == 0 {
+		return generatedName(base, namespace)
+	}
+	return generatedName(base, namespace+"/"+strconv.Itoa(k))
+}
+
 func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
 	if r.opts.DefaultTemplates {
 		defaultTemplates(obj)
@@ -73,7 +88,7 @@ func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
 			if pod.GenerateName == "" {
 				return nil, errors.New("metadata.name or metadata.generateName is required")
 			}
-			pod.Name = generatedName(pod.GenerateName, pod.Namespace)
+			pod.Name = r.generatedPodName(pod.GenerateName, pod.Namespace)
 		}
 		return []*v1.Pod{pod}, nil
 	case *appsv1.ReplicaSet:

@@ -1,0 +1,71 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podconfig/podconfig/defaults"
+)
+
+// ErrDuplicatePod: two Pods share a UID, or a namespace and name.
+var ErrDuplicatePod = errors.New("two pods with one identity")
+
+// duplicatePodError names both Pods' documents; it is ErrDuplicatePod.
+type duplicatePodError struct{ msg string }
+
+func (e duplicatePodError) Error() string        { return e.msg }
+func (e duplicatePodError) Is(target error) bool { return target == ErrDuplicatePod }
+
+// CheckPods returns an error naming both documents when two of pods have one UID, or one
+// namespace and name: kubelet keys a pod's directories, volumes and containers by its UID, so two
+// such pods would share them, and a pod naming another's UID could reach into it. A Pod with no
+// namespace counts as in "default" and one with no UID as having the UID
+// defaults.SetRenderIdentity gives it, as podconfig renders them. Read checks what it returns;
+// a node agent that takes pods from elsewhere as well checks them all together.
+func CheckPods(pods []Pod) error {
+	if _, errs := uniquePods(pods); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// uniquePods returns pods without those that repeat an earlier one's UID or namespace and name,
+// and an error for each left out.
+func uniquePods(pods []Pod) ([]Pod, []error) {
+	type seen struct {
+		source, key string
+	}
+	byName := make(map[string]seen, len(pods))
+	byUID := make(map[types.UID]seen, len(pods))
+	kept := pods[:0:0]
+	var errs []error
+	for _, p := range pods {
+		if p.Pod == nil {
+			errs = append(errs, fmt.Errorf("%s: no pod", p.Source))
+			continue
+		}
+		ns := p.Pod.Namespace
+		if ns == "" {
+			ns = defaults.DefaultNamespace
+		}
+		uid := p.Pod.UID
+		if uid == "" {
+			uid = defaults.RenderUID(ns, p.Pod.Name)
+		}
+		key := ns + "/" + p.Pod.Name
+		if first, ok := byName[key]; ok {
+			errs = append(errs, duplicatePodError{fmt.Sprintf("%s and %s: two pods named %s", first.source, p.Source, key)})
+			continue
+		}
+		if first, ok := byUID[uid]; ok {
+			errs = append(errs, duplicatePodError{fmt.Sprintf("%s and %s: two pods with UID %s (%s and %s)", first.source, p.Source, uid, first.key, key)})
+			continue
+		}
+		byName[key] = seen{p.Source, key}
+		byUID[uid] = seen{p.Source, key}
+		kept = append(kept, p)
+	}
+	return kept, errs
+}
