@@ -215,3 +215,22 @@ func TestEnvFileFailureKeepsItsCause(t *testing.T) {
 	assert.Contains(t, stderr, `container c: couldn't parse env file: failed to open environment variable file "/var/lib/kubelet/pods/`)
 	assert.Contains(t, stderr, `/volumes/kubernetes.io~empty-dir/cfg/app.env": open app.env: no such file or directory`)
 }
+
+// The RenderContext example of render -h is read as it is printed.
+func TestHelpRenderContextExampleReads(t *testing.T) {
+	_, help, _ := cli(t, "", "render", "-h")
+	start := strings.Index(help, "  kind: RenderContext\n")
+	require.GreaterOrEqual(t, start, 0, help)
+	block := help[start:]
+	block = block[:strings.Index(block, "\n\n")+1]
+	var example strings.Builder
+	for _, line := range strings.SplitAfter(block, "\n") {
+		example.WriteString(strings.TrimPrefix(line, "  "))
+	}
+	in := example.String() + "---\n" + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: nginx:1.27}, {name: b, image: redis:7}]}\n"
+	code, out, stderr := cli(t, in, "render", "-o", "table", "-")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Empty(t, stderr)
+	assert.Regexp(t, `CONTAINER a .*\n +user +uid 101\n`, out)
+	assert.Regexp(t, `CONTAINER b .*\n +user +user redis\n`, out)
+}

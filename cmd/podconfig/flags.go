@@ -74,17 +74,32 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 Renders the pods of Kubernetes manifests as kubelet v1.37 would start them on a Linux node:
 per pod the CRI sandbox config, per container the CRI container config, environment, /etc/hosts
 file and warnings. FILE is multi-document YAML or JSON ("-" reads standard input; a directory,
-its .yaml, .yml and .json files, and its subdirectories' with -R) holding Pods, Deployments, StatefulSets, DaemonSets,
-ReplicaSets, ReplicationControllers, Jobs, CronJobs or Lists of them, the ConfigMaps, Secrets,
-Services, ServiceAccounts, PriorityClasses, LimitRanges, RuntimeClasses and Node they use, and optionally a RenderContext document (podIPs, imageUsers,
-restartCount, scheduledTime). Other kinds are skipped with a warning on standard error. A pod with no namespace gets "default", one with no UID
-a stable UID. Each pod then passes the API server's default admission (--admission): it mounts
-its ServiceAccount's token (a ServiceAccount the input lacks is assumed, with a warning), gets its
+its .yaml, .yml and .json files, and its subdirectories' with -R) holding Pods, Deployments,
+StatefulSets, DaemonSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs or Lists of them,
+the ConfigMaps, Secrets, Services, ServiceAccounts, PriorityClasses, LimitRanges, RuntimeClasses
+and Node they use, and optionally a RenderContext document. Other kinds are skipped, with one
+warning on standard error. A pod with no namespace gets "default", one with no UID a stable UID.
+
+Each pod gets the API server's defaults, then its default admission (--admission): it mounts its
+ServiceAccount's token (a ServiceAccount the input lacks is assumed, with a warning), gets its
 PriorityClass's priority (system-node-critical and system-cluster-critical are built in), its
-LimitRanges' default resources and its RuntimeClass's overhead. A Service with no clusterIP gets a stable one in 10.96.0.0/16, as the API server
-would allocate one. When the input has none, a "kubernetes" Service (10.96.0.1:443) is assumed,
-and a Node named "node" with the --node-ip addresses, 4 CPUs and 16Gi of memory (15Gi
+LimitRanges' default resources and its RuntimeClass's overhead. A Service with no clusterIP gets
+a stable one in 10.96.0.0/16, as the API server would allocate one. When the input has none, a
+"kubernetes" Service (10.96.0.1:443) is assumed, and a Node named as the pod is bound ("node")
+with the --node-ip addresses (a live pod's status.hostIPs), 4 CPUs and 16Gi of memory (15Gi
 allocatable).
+
+A RenderContext gives what a node knows and a manifest cannot (any apiVersion; every field is
+optional; --pod-ip and --image-user win over it):
+
+  kind: RenderContext
+  podIPs: [10.1.0.5]                # every pod's IPs
+  imageUsers:                       # the user each image runs as (default: uid 0, with a warning)
+    nginx:1.27: 101                 # a uid
+    registry.example/app:2: "1000:1000"
+    redis:7: {username: redis}
+  restartCount: 0                   # every container's
+  scheduledTime: "2026-01-01T00:00:00Z"  # a CronJob's Job
 
 Flags:
 `)
