@@ -78,4 +78,16 @@ func TestRecorderBounds(t *testing.T) {
 		clientgo.Recorder{Events: c}.OnWarning(pod, nil, configgen.Warning{Reason: "R", Message: msg})
 		assert.Equal(t, []string{msg}, c.texts)
 	})
+	t.Run("a zero Recorder or a nil pod records nothing and does not panic", func(t *testing.T) {
+		w := configgen.Warning{Reason: "R", Message: "m"}
+		assert.NotPanics(t, func() {
+			clientgo.Recorder{}.OnWarning(pod, nil, w)
+			clientgo.Recorder{}.Warnings(pod, []configgen.Warning{w})
+			clientgo.Recorder{}.Error(pod, errors.New("x"))
+		})
+		c := &capture{}
+		clientgo.Recorder{Events: c}.Warnings(nil, []configgen.Warning{w})
+		clientgo.Recorder{Events: c}.Error(nil, errors.New("x"))
+		assert.Empty(t, c.texts)
+	})
 }
