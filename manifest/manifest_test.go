@@ -595,3 +595,15 @@ func TestReadRefusesDuplicatePods(t *testing.T) {
 		assert.EqualError(t, manifest.CheckPods([]manifest.Pod{{Source: "nil"}}), "nil: no pod")
 	})
 }
+
+// JSON is read by the YAML parser, whose double-quoted strings lack two of JSON's escapes: an
+// escaped slash and a character outside the Basic Multilingual Plane written as a UTF-16
+// surrogate pair. Both are read as kubectl's JSON decoder reads them.
+func TestReadJSONEscapesYAMLLacks(t *testing.T) {
+	b := read(t, manifest.Options{}, `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+ "data": {"url": "http:\/\/example.com\/x", "smile": "\ud83d\ude00", "lone": "a\ud800b", "plain": "\u00e9\\\/\n"}}
+{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}, "data": {"k": "\\\\\/"}}`)
+	require.Len(t, b.ConfigMaps, 2)
+	assert.Equal(t, map[string]string{"url": "http://example.com/x", "smile": "😀", "lone": "a\ufffdb", "plain": "é\\/\n"}, b.ConfigMaps[0].Data)
+	assert.Equal(t, map[string]string{"k": `\\/`}, b.ConfigMaps[1].Data)
+}

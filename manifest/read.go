@@ -147,7 +147,7 @@ func isBlank(doc *yamlv3.Node) bool {
 
 // jsonStream makes an input that is a stream of JSON objects with nothing between them, as
 // kubectl reads a file of them, into YAML documents, one per object, for the one parser that
-// reads every input. Any other input, a YAML flow mapping such as "{kind: Pod}" included, is
+// reads every input (with the escapes YAML lacks rewritten, see yamlEscapes). Any other input, a YAML flow mapping such as "{kind: Pod}" included, is
 // returned as it is. Once one object has been read, what follows must be JSON objects too: a
 // stream cut short or followed by anything else is an error, returned with the objects before it.
 func jsonStream(data []byte) ([]byte, error) {
@@ -181,7 +181,7 @@ func jsonStream(data []byte) ([]byte, error) {
 		}
 		// The object as written (the decoder copies it into raw anyway); a JSON object holds
 		// no line that YAML would read as a document marker.
-		stream = append(stream, bytes.TrimSpace(trimmed[start:dec.InputOffset()])...)
+		stream = append(stream, yamlEscapes(bytes.TrimSpace(trimmed[start:dec.InputOffset()]))...)
 	}
 }
 
