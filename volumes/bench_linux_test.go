@@ -1,0 +1,5 @@
+//go:build linux
+
+package volumes
+
+func openBenchFS(dir string) (FS, error) { return OpenLinuxFS(dir) }
