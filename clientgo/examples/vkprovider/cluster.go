@@ -28,6 +28,8 @@ func clusterObjects() []runtime.Object {
 		},
 		&v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "cart-settings"},
 			Data: map[string]string{"LOG_LEVEL": "info", "CACHE_TTL": "30s"}},
+		&v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "kube-root-ca.crt"},
+			Data: map[string]string{"ca.crt": "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n"}},
 		&v1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "db-credentials"},
 			Data: map[string][]byte{"password": []byte("hunter2")}},
 		&v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "kubernetes"},
@@ -38,10 +40,22 @@ func clusterObjects() []runtime.Object {
 			ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "cart-7f9c", UID: "5d0c9a57-2f0e-4b7d-9a39-0f1d2c3b4a51"},
 			Spec: v1.PodSpec{
 				NodeName:           nodeName,
+				ServiceAccountName: "cart",
 				EnableServiceLinks: &links,
 				SecurityContext:    &v1.PodSecurityContext{RunAsNonRoot: &nonRoot},
 				Volumes: []v1.Volume{
-					{Name: "settings", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cart-settings"}}}},
+					{Name: "settings", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cart-settings"}, DefaultMode: ptrTo[int32](0o644)}}},
+					// The volume the ServiceAccount admission plugin adds to nearly every pod.
+					{Name: "kube-api-access-x7k2p", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{
+						DefaultMode: ptrTo[int32](0o644),
+						Sources: []v1.VolumeProjection{
+							{ServiceAccountToken: &v1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptrTo[int64](3607)}},
+							{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "kube-root-ca.crt"},
+								Items: []v1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+							{DownwardAPI: &v1.DownwardAPIProjection{Items: []v1.DownwardAPIVolumeFile{
+								{Path: "namespace", FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}}}},
+						},
+					}}},
 					{Name: "scratch", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
 				},
 				InitContainers: []v1.Container{
@@ -65,7 +79,8 @@ func clusterObjects() []runtime.Object {
 							LocalObjectReference: v1.LocalObjectReference{Name: "cart-features"}, Key: "flags", Optional: &optional}}},
 						{Name: "API_URL", Value: "https://$(KUBERNETES_SERVICE_HOST):$(KUBERNETES_SERVICE_PORT)"},
 					},
-					VolumeMounts: []v1.VolumeMount{{Name: "scratch", MountPath: "/var/log/cart", SubPathExpr: "logs/$(POD_NAME)"}},
+					VolumeMounts: []v1.VolumeMount{{Name: "scratch", MountPath: "/var/log/cart", SubPathExpr: "logs/$(POD_NAME)"},
+						{Name: "kube-api-access-x7k2p", MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", ReadOnly: true}},
 				}},
 				EphemeralContainers: []v1.EphemeralContainer{{
 					EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox:1.36",

@@ -10,14 +10,17 @@ import (
 	"strings"
 	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -25,6 +28,7 @@ import (
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/volumes"
 )
 
 const nodeName = "vk-node"
@@ -41,6 +45,18 @@ type RemotePod struct {
 	Namespace  string            `json:"namespace"`
 	Name       string            `json:"name"`
 	Containers []RemoteContainer `json:"containers"`
+	// Volumes are the files of the pod's configMap, secret, downwardAPI and projected volumes,
+	// by volume name, as kubelet would write them.
+	Volumes map[string][]RemoteFile `json:"volumes,omitempty"`
+}
+
+// RemoteFile is one file of a volume; a token's bytes are not printed, only its length.
+type RemoteFile struct {
+	Path    string `json:"path"`
+	Mode    string `json:"mode"`
+	Owner   *int64 `json:"owner,omitempty"`
+	Content string `json:"content,omitempty"`
+	Length  int    `json:"length"`
 }
 
 // RemoteContainer is one container of a RemotePod: everything resolved, nothing to look up.
@@ -69,6 +85,8 @@ type provider struct {
 	sources clientgo.Sources
 	images  security.ImageUserMap
 	events  clientgo.Recorder
+	tokens  *volumes.TokenManager
+	volumes volumes.Sources
 }
 
 // run sets up a cluster in a fake clientset, starts the provider's informers, handles the pod
@@ -82,6 +100,7 @@ func run(ctx context.Context, out io.Writer) error {
 	factory := informers.NewSharedInformerFactory(client, 0)
 	p := &provider{
 		sources: clientgo.FromInformers(factory, nodeName),
+		tokens:  volumes.NewTokenManager(clientgo.TokenRequester(client), nil),
 		images: security.ImageUserMap{
 			"registry.example/shop/cart:1.4":       {UID: ptrTo[int64](1000)},
 			"registry.example/shop/db-migrate:1.4": {UID: ptrTo[int64](1001)},
@@ -104,6 +123,19 @@ func run(ctx context.Context, out io.Writer) error {
 	}); err != nil {
 		return err
 	}
+
+	p.volumes = volumes.Sources{ConfigMaps: p.sources.ConfigMaps, Secrets: p.sources.Secrets, Node: p.sources.Node, Tokens: p.tokens}
+	// The fake API server issues a fixed token; a real one signs a JWT.
+	client.PrependReactor("create", "serviceaccounts", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		ca, ok := a.(k8stesting.CreateAction)
+		if !ok || ca.GetSubresource() != "token" {
+			return false, nil, nil
+		}
+		tr := ca.GetObject().(*authenticationv1.TokenRequest).DeepCopy()
+		tr.Status.Token = "eyJhbGciOiJSUzI1NiJ9.fixed-token-of-the-example"
+		tr.Status.ExpirationTimestamp = metav1.NewTime(time.Now().Add(time.Duration(*tr.Spec.ExpirationSeconds) * time.Second))
+		return true, tr, nil
+	})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
@@ -162,6 +194,29 @@ func (p *provider) createPod(ctx context.Context, pod *v1.Pod) (RemotePod, error
 		return RemotePod{}, err
 	}
 	remote := RemotePod{Namespace: pod.Namespace, Name: pod.Name}
+	// Each volume whose content comes from the API is built in one call, kube-api-access
+	// included: its token through kubelet's token manager and the cluster's TokenRequest API.
+	for i := range pod.Spec.Volumes {
+		vol := &pod.Spec.Volumes[i]
+		if vol.ConfigMap == nil && vol.Secret == nil && vol.DownwardAPI == nil && vol.Projected == nil {
+			continue
+		}
+		payload, err := p.volumes.Payload(ctx, pod, vol)
+		if err != nil {
+			p.events.Error(pod, err)
+			return RemotePod{}, err
+		}
+		if remote.Volumes == nil {
+			remote.Volumes = map[string][]RemoteFile{}
+		}
+		for _, f := range payload {
+			rf := RemoteFile{Path: f.Path, Mode: f.Mode.String(), Owner: f.Owner, Length: len(f.Data)}
+			if f.Path != "token" && vol.Secret == nil {
+				rf.Content = string(f.Data)
+			}
+			remote.Volumes[vol.Name] = append(remote.Volumes[vol.Name], rf)
+		}
+	}
 	for i, ce := range envs {
 		uid, username, err := p.images.ImageUser(ctx, ce.Container.Image)
 		if err == nil {
