@@ -175,3 +175,22 @@ func TestReadAllocationOfRealManifests(t *testing.T) {
 	})
 	t.Logf("the %d bundled manifests, %d bytes: %d allocated (%.0f×): %v", len(files), len(data), n, float64(n)/float64(len(data)), err)
 }
+
+// The budget is for what aliases, merge keys and Lists repeat: an input without them, however
+// dense, stays well inside it, even where the reader reads a part twice (metadata, for the
+// document's name).
+func TestReadDenseInputsWithoutAliasesFitTheBudget(t *testing.T) {
+	keys := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "k%d,", i)
+		}
+		return strings.TrimSuffix(b.String(), ",")
+	}
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dense, annotations: {" + keys(20000) + "}}\ndata: {" + keys(20000) + "}\n"
+	b, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+	require.NoError(t, err)
+	require.Len(t, b.ConfigMaps, 1)
+	assert.Len(t, b.ConfigMaps[0].Data, 20000)
+	assert.Len(t, b.ConfigMaps[0].Annotations, 20000)
+}

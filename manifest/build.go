@@ -35,9 +35,9 @@ func (expansionError) Is(target error) bool { return target == ErrTooLarge }
 
 // Costs, in bytes of the budget, of work that writes no JSON.
 const (
-	pairCost  = 16 // a key and value visited, also when a merge key brings it
-	aliasCost = 8  // an alias followed
-	itemCost  = 16 // a List item visited
+	pairCost  = 8 // a key and value visited, also when a merge key brings it
+	aliasCost = 8 // an alias followed
+	itemCost  = 8 // a List item visited
 )
 
 // builder turns the YAML trees of one input into JSON, spending a budget that is a fixed
