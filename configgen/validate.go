@@ -55,14 +55,17 @@ func ValidatePod(pod *v1.Pod) error {
 }
 
 // ValidateContainer is ValidatePod's check of the pod-level fields and of one container, the one a
-// Generator is about to configure (see ValidatePod for the rules). On top of the API server's rules
+// Generator is about to configure (see ValidatePod for the rules), except that only that
+// container's name is checked for a twin among the pod's containers, so that a call costs the
+// same in a pod of thousands of containers (ValidatePod, which GeneratePodSandboxConfig calls,
+// compares every name with every other). On top of the API server's rules
 // for a container, Bidirectional mount propagation is refused for an unprivileged container, and
 // negative resource quantities are refused wherever the API server refuses them.
 func ValidateContainer(pod *v1.Pod, container *v1.Container) error {
 	if pod == nil || container == nil {
 		return fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}
-	v := validator{pod: pod}
+	v := validator{pod: pod, only: container.Name}
 	v.podFields()
 	v.container(container)
 	return v.err
@@ -73,7 +76,9 @@ func ValidateContainer(pod *v1.Pod, container *v1.Container) error {
 type validator struct {
 	pod *v1.Pod
 	ctr *v1.Container
-	err error
+	// only, when set, is the one container name uniqueContainerNames looks for twins of.
+	only string
+	err  error
 }
 
 // fail records the first problem: field, already formatted, and why it is refused.
@@ -253,6 +258,23 @@ func (v *validator) uniqueContainerNames() {
 			i -= len(s.Containers) + len(s.InitContainers)
 			return "spec.ephemeralContainers", i, s.EphemeralContainers[i].Name
 		}
+	}
+	if v.only != "" {
+		// The configured container's name against the others': the second one found is the
+		// later of a pair, in one walk that allocates nothing.
+		found := false
+		for i := 0; i < n; i++ {
+			list, idx, ni := at(i)
+			if ni != v.only {
+				continue
+			}
+			if found {
+				v.fail(list+"["+strconv.Itoa(idx)+"].name", strconv.Quote(ni)+" is also the name of another container of the pod")
+				return
+			}
+			found = true
+		}
+		return
 	}
 	// A pod has a few containers: comparing pairs allocates nothing. A hostile pod with
 	// thousands gets a set instead of a quadratic walk.

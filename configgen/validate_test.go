@@ -273,12 +273,12 @@ func TestNodeSideValidation(t *testing.T) {
 		{name: "an ephemeral container named as a regular one", edit: func(p *v1.Pod, c *v1.Container) {
 			p.Spec.EphemeralContainers = append(p.Spec.EphemeralContainers, v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: c.Name, Image: "debug:1"}})
 		}, wantErr: `invalid spec.ephemeralContainers[0].name: "web" is also the name of another container of the pod`},
-		{name: "a duplicate among many containers", edit: func(p *v1.Pod, _ *v1.Container) {
+		{name: "a duplicate among many containers", edit: func(p *v1.Pod, c *v1.Container) {
 			for i := 0; i < 40; i++ {
 				p.Spec.Containers = append(p.Spec.Containers, v1.Container{Name: fmt.Sprintf("c%d", i), Image: "x:1"})
 			}
-			p.Spec.InitContainers = append(p.Spec.InitContainers, v1.Container{Name: "c39", Image: "init:1"})
-		}, wantErr: `invalid spec.initContainers[0].name: "c39" is also the name of another container of the pod`},
+			p.Spec.InitContainers = append(p.Spec.InitContainers, v1.Container{Name: c.Name, Image: "init:1"})
+		}, wantErr: `invalid spec.initContainers[0].name: "web" is also the name of another container of the pod`},
 		{name: "an unmasked /proc in the host's user namespace would expose the host's /proc/sys and sysrq-trigger to container root", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.SecurityContext = &v1.SecurityContext{ProcMount: ptr.To(v1.UnmaskedProcMount)}
 		}, wantErr: "invalid securityContext.procMount: `hostUsers` must be false to use `Unmasked`"},
@@ -370,4 +370,21 @@ func TestValidationAcceptsRelaxedDNSSearches(t *testing.T) {
 	pod := samplePod()
 	pod.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{".", "_sip._tcp.example.com", "example.com."}}
 	require.NoError(t, configgen.ValidatePod(pod))
+}
+
+// A container's config checks its own name for a twin; the sandbox, made first, checks every
+// pair, so a pod whose other containers share a name is refused before any of them runs.
+func TestContainerNameTwinsElsewhere(t *testing.T) {
+	gen, _, node := validationNode(t)
+	pod := samplePod()
+	pod.Spec.Containers = append(pod.Spec.Containers, v1.Container{Name: "a", Image: "x:1"}, v1.Container{Name: "a", Image: "x:1"})
+	_, err := gen.GeneratePodSandboxConfig(context.Background(), pod, 0)
+	require.ErrorIs(t, err, configgen.ErrInvalidPod)
+	assert.ErrorContains(t, err, `invalid spec.containers[2].name: "a" is also the name of another container of the pod`)
+	_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[1], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+	require.ErrorIs(t, err, configgen.ErrInvalidPod)
+	assert.ErrorContains(t, err, `invalid spec.containers[2].name: "a" is also the name of another container of the pod`)
+	_, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+	require.NoError(t, err, "the first container's own name has no twin")
+	cleanup()
 }

@@ -210,6 +210,10 @@ type renderer struct {
 	bundle     *manifest.Bundle
 	resolvConf []byte
 	objects    []interface{}
+	// nodes are the offline nodes built so far, by the name and IPs pods give them.
+	nodes map[string]*offlineNode
+	// warn takes the warnings of the pod being rendered.
+	warn func(*v1.Container, configgen.Warning)
 }
 
 // objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
@@ -285,13 +289,52 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 	return obj
 }
 
-// node builds the offline node a pod renders on, from the flags and the input.
-func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)) *configgentest.Node {
-	objects := r.objects
+// offlineNode is an offline node and its Generator, which every pod of the input that runs on the
+// same node renders on, one after the other: the input's objects are stored once, and the
+// Generator keeps what it learns of them (a namespace's service variables) from one pod to the
+// next, as a node does.
+type offlineNode struct {
+	node *configgentest.Node
+	gen  *configgen.Generator
+	// placeholders stands in for missing objects under --allow-missing; nil otherwise.
+	placeholders *placeholders
+}
+
+// node returns the offline node pod renders on, built from the flags and the input the first time
+// a pod names it (by its name, when the input has no Node, and its IPs).
+func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 	nodeIPs := r.podNodeIPs(pod)
+	key := fmt.Sprint(nodeIPs)
+	if r.bundle.Node == nil {
+		key = pod.Spec.NodeName + " " + key
+	}
+	if on, ok := r.nodes[key]; ok {
+		return on, nil
+	}
+	objects := r.objects
 	if r.bundle.Node == nil {
 		objects = append(objects[:len(objects):len(objects)], assumedNode(pod.Spec.NodeName, nodeIPs))
 	}
+	on := &offlineNode{node: r.newNode(objects, nodeIPs)}
+	if r.cfg.allowMissing {
+		on.placeholders = &placeholders{objects: on.node.Objects}
+		p, o := on.placeholders, &on.node.Options
+		o.ConfigMaps, o.Secrets = configgen.ConfigMapGetterFunc(p.configMap), configgen.SecretGetterFunc(p.secret)
+	}
+	gen, err := on.node.Generator()
+	if err != nil {
+		return nil, err
+	}
+	on.gen = gen
+	if r.nodes == nil {
+		r.nodes = map[string]*offlineNode{}
+	}
+	r.nodes[key] = on
+	return on, nil
+}
+
+// newNode builds an offline node from the flags and objects.
+func (r *renderer) newNode(objects []interface{}, nodeIPs []net.IP) *configgentest.Node {
 	node := configgentest.NewNode(objects...)
 	for image, u := range r.imageUsers() {
 		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
@@ -323,11 +366,7 @@ func (r *renderer) node(pod *v1.Pod, warn func(*v1.Container, configgen.Warning)
 			}
 		}
 	}
-	if r.cfg.allowMissing {
-		p := &placeholders{objects: node.Objects, pod: pod, warn: warn}
-		o.ConfigMaps, o.Secrets = configgen.ConfigMapGetterFunc(p.configMap), configgen.SecretGetterFunc(p.secret)
-	}
-	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { warn(c, w) }
+	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { r.warn(c, w) }
 	return node
 }
 
@@ -402,17 +441,21 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		return nil, admissionError(pod, err)
 	}
 	warnings := map[string][]configgen.Warning{}
-	node := r.node(pod, func(c *v1.Container, w configgen.Warning) {
+	r.warn = func(c *v1.Container, w configgen.Warning) {
 		if c == nil {
 			out.Warnings = append(out.Warnings, w)
 			return
 		}
 		warnings[c.Name] = append(warnings[c.Name], w)
-	})
-	gen, err := node.Generator()
+	}
+	on, err := r.node(pod)
 	if err != nil {
 		return nil, err
 	}
+	if p := on.placeholders; p != nil {
+		p.pod, p.warn, p.warned = pod, r.warn, nil
+	}
+	node, gen := on.node, on.gen
 	out.QOSClass = resources.ComputePodQOS(pod, r.cfg.featureGates.gates.PodLevelResources)
 	ctx := context.Background()
 	podName := "pod " + pod.Namespace + "/" + pod.Name
@@ -461,7 +504,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		}
 		if out.crictl != nil {
 			for target, source := range node.Subpather.Binds() {
-				out.crictl.binds[target] = source
+				if strings.HasPrefix(target, out.crictl.podDir+"/") {
+					out.crictl.binds[target] = source
+				}
 			}
 		}
 		cleanup()
