@@ -23,6 +23,9 @@ func ReportCPU(b *testing.B) func() {
 	}
 }
 
+// ProcessCPU is the CPU time (user + system) the process has used so far.
+func ProcessCPU() time.Duration { return processCPU() }
+
 func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
