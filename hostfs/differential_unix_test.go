@@ -20,8 +20,7 @@ import (
 
 // TestMemoryMatchesOS runs the same random sequences of operations against the OS, in a temporary
 // directory, and against a Memory holding the same directory path, and requires the same results
-// and the same error texts from both. Removals between lookups of the same paths hold Memory's
-// lookup cache to the tree as it is now. The umask is cleared for the duration so that modes compare
+// and the same error texts from both. The umask is cleared for the duration so that modes compare
 // (Memory applies none), which is why this test must not run in parallel.
 func TestMemoryMatchesOS(t *testing.T) {
 	if os.Geteuid() != 0 {

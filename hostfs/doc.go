@@ -15,9 +15,8 @@
 // identity for its lifetime: [Inode] reads it from either backend's FileInfo, so a test can check
 // that a rewrite happened in place.
 //
-// Memory answers a path it has resolved before from a small fixed-size cache, and hands out one
-// immutable FileInfo per unchanged file, so the lookups a pod's every call repeats allocate
-// nothing; neither is visible in results.
+// Memory hands out one immutable FileInfo per unchanged file, so the lookups a pod's every call
+// repeats allocate nothing; this is not visible in results.
 //
 // OpenBeneath opens a path as if a given directory were the root: symlinks and ".." never leave
 // it. OS does it in one kernel walk that keeps the descriptor (openat2 RESOLVE_IN_ROOT, or

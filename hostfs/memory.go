@@ -1,7 +1,6 @@
 package hostfs
 
 import (
-	"hash/maphash"
 	"io/fs"
 	"os"
 	"sort"
@@ -16,9 +15,6 @@ type Memory struct {
 	mu      sync.RWMutex
 	root    *node
 	lastIno uint64
-	// gen counts removals; lookups cached before the last one are stale.
-	gen   uint64
-	cache lookupCache
 }
 
 // specialBits are the mode bits besides the permissions that chmod and creat keep.
@@ -37,7 +33,6 @@ func (m *Memory) rootLocked() *node {
 	if m.root == nil {
 		m.root = m.newNode(kindDir, 0o755)
 		m.root.parent = m.root
-		m.cache.seed = maphash.MakeSeed()
 	}
 	return m.root
 }
@@ -76,7 +71,7 @@ func (m *Memory) MkdirAll(p string, perm fs.FileMode) error {
 
 // mkdirAllLocked follows os.MkdirAll step by step so that errors (and the path they name) match.
 func (m *Memory) mkdirAllLocked(p string, perm fs.FileMode) error {
-	if res, err := m.resolve(p, follow); err == nil && res.n != nil {
+	if res, err := m.walk(p, follow); err == nil && res.n != nil {
 		if res.n.kind == kindDir {
 			return nil
 		}
@@ -121,7 +116,7 @@ func (m *Memory) mkdirLocked(p string, perm fs.FileMode) error {
 // openForWrite resolves p as open(2) with O_CREAT does: following a final symlink, creating a
 // missing file with perm, refusing directories and a trailing "/". The caller holds m.mu.
 func (m *Memory) openForWrite(p string, perm fs.FileMode) (*node, error) {
-	res, err := m.resolve(p, openCreate)
+	res, err := m.walk(p, openCreate)
 	if err != nil {
 		return nil, pathErr("open", p, err)
 	}
@@ -182,7 +177,7 @@ func (m *Memory) Create(p string) error {
 func (m *Memory) Chmod(p string, perm fs.FileMode) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res, err := m.resolve(p, follow)
+	res, err := m.walk(p, follow)
 	if err == nil && res.n == nil {
 		err = syscall.ENOENT
 	}
@@ -212,7 +207,7 @@ func (m *Memory) ReadFile(p string) ([]byte, error) {
 
 // existing resolves a path that must exist. The caller holds m.mu.
 func (m *Memory) existing(op, p string, mode walkMode) (*node, error) {
-	res, err := m.resolve(p, mode)
+	res, err := m.walk(p, mode)
 	if err == nil && res.n == nil {
 		err = syscall.ENOENT
 	}
@@ -337,7 +332,6 @@ func (m *Memory) Remove(p string) error {
 		return pathErr("remove", p, syscall.ENOTEMPTY)
 	}
 	delete(res.dir.children, res.name)
-	m.gen++
 	return nil
 }
 

@@ -235,8 +235,7 @@ func TestMemoryRemoveLikeLinux(t *testing.T) {
 	require.NoError(t, m.Remove("/d/empty/"))
 }
 
-// More paths than the lookup cache holds are each found as they are, however they displace each
-// other.
+// Many paths are each found as they are, and rewrites and chmods show at once.
 func TestMemoryManyPaths(t *testing.T) {
 	m := hostfs.NewMemory()
 	for i := range 700 {
