@@ -35,8 +35,11 @@ type jsonPod struct {
 	QOSClass  string          `json:"qosClass"`
 	Sandbox   json.RawMessage `json:"sandbox"`
 	// Containers are in the order a node starts them: init and sidecar, app, ephemeral.
-	Containers []jsonContainer     `json:"containers"`
-	Warnings   []configgen.Warning `json:"warnings"`
+	Containers []jsonContainer `json:"containers"`
+	// Volumes are the files kubelet would write into the pod's configMap, secret, downwardAPI
+	// and projected volumes.
+	Volumes  []jsonVolume        `json:"volumes,omitempty"`
+	Warnings []configgen.Warning `json:"warnings"`
 }
 
 type jsonContainer struct {
@@ -83,6 +86,7 @@ func toJSON(res *result) ([]byte, error) {
 		jp := jsonPod{
 			Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
 			QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
+			Volumes: p.Volumes,
 		}
 		for _, c := range p.Items {
 			cfg, err := marshalProto(c.Config)

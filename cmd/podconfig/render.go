@@ -48,6 +48,8 @@ type podResult struct {
 	Warnings []configgen.Warning
 	// crictl is set with -o crictl: what writing the pod's host files needs.
 	crictl *crictlPod
+	// Volumes are the files of the pod's configMap, secret, downwardAPI and projected volumes.
+	Volumes []jsonVolume
 }
 
 // containerResult is one container's config.
@@ -477,6 +479,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
 		}
 	}
+	out.Volumes = r.renderVolumes(ctx, pod, node, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
 	for _, e := range containersOf(pod) {
 		if r.cfg.container != "" && e.c.Name != r.cfg.container {
 			continue

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/volumes"
+)
+
+// jsonVolume is one volume whose files kubelet writes: configMap, secret, downwardAPI, projected.
+type jsonVolume struct {
+	Name  string     `json:"name"`
+	Type  string     `json:"type"`
+	Files []jsonFile `json:"files"`
+}
+
+// jsonFile is one file of a volume. Secret data and tokens show only their size unless
+// --show-secrets; offline a token is volumes.PlaceholderToken.
+type jsonFile struct {
+	Path    string  `json:"path"`
+	Mode    string  `json:"mode"`
+	Owner   *int64  `json:"owner,omitempty"`
+	Size    int     `json:"size"`
+	Content *string `json:"content,omitempty"`
+}
+
+// renderVolumes builds the files of the pod's volumes as kubelet's plugins would write them. A
+// volume kubelet could not set up is a warning (the pod would not start), not a render error.
+func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, node *configgentest.Node, warn func(configgen.Warning)) []jsonVolume {
+	// The Generator's own getters: the node's objects unless --allow-missing put placeholders.
+	src := volumes.Sources{ConfigMaps: node.Objects, Secrets: node.Objects, Node: node.Objects, Tokens: volumes.PlaceholderTokens{}}
+	if o := &node.Options; o.ConfigMaps != nil {
+		src.ConfigMaps, src.Secrets = o.ConfigMaps, o.Secrets
+	}
+	src.ConfigMaps = rootCAFallback{src.ConfigMaps}
+	var out []jsonVolume
+	for i := range pod.Spec.Volumes {
+		vol := &pod.Spec.Volumes[i]
+		typ := ""
+		switch {
+		case vol.ConfigMap != nil:
+			typ = "configMap"
+		case vol.Secret != nil:
+			typ = "secret"
+		case vol.DownwardAPI != nil:
+			typ = "downwardAPI"
+		case vol.Projected != nil:
+			typ = "projected"
+		default:
+			continue
+		}
+		payload, err := src.Payload(ctx, pod, vol)
+		if err != nil {
+			warn(configgen.Warning{Reason: "FailedMount", Message: err.Error()})
+			continue
+		}
+		hidden := r.secretPaths(ctx, src, pod, vol)
+		jv := jsonVolume{Name: vol.Name, Type: typ, Files: []jsonFile{}}
+		for _, f := range payload {
+			jf := jsonFile{Path: f.Path, Mode: fmt.Sprintf("%04o", uint32(f.Mode.Perm())), Owner: f.Owner, Size: len(f.Data)}
+			if r.cfg.showSecrets || !hidden[f.Path] {
+				s := string(f.Data)
+				jf.Content = &s
+			}
+			jv.Files = append(jv.Files, jf)
+		}
+		out = append(out, jv)
+	}
+	return out
+}
+
+// secretPaths are the paths of vol that hold secret data or tokens: every file of a secret
+// volume; in a projected volume those its secret, serviceAccountToken and podCertificate sources
+// write.
+func (r *renderer) secretPaths(ctx context.Context, src volumes.Sources, pod *v1.Pod, vol *v1.Volume) map[string]bool {
+	hidden := map[string]bool{}
+	switch {
+	case vol.Secret != nil:
+		p, _ := src.Payload(ctx, pod, vol)
+		for _, f := range p {
+			hidden[f.Path] = true
+		}
+	case vol.Projected != nil:
+		only := vol.DeepCopy()
+		only.Projected.Sources = nil
+		for _, s := range vol.Projected.Sources {
+			if s.Secret != nil || s.ServiceAccountToken != nil || s.PodCertificate != nil {
+				only.Projected.Sources = append(only.Projected.Sources, s)
+			}
+		}
+		p, _ := src.Payload(ctx, pod, only)
+		for _, f := range p {
+			hidden[f.Path] = true
+		}
+	}
+	return hidden
+}
+
+// rootCAConfigMap is the ConfigMap the cluster's root-CA publisher keeps in every namespace, which
+// every kube-api-access volume reads.
+const rootCAConfigMap = "kube-root-ca.crt"
+
+// placeholderRootCA is the ca.crt of a kube-root-ca.crt ConfigMap the input lacks: offline there
+// is no cluster CA, as there is no token.
+const placeholderRootCA = "placeholder-cluster-ca-not-a-certificate\n"
+
+// rootCAFallback serves a placeholder kube-root-ca.crt where the input has none, as every
+// namespace of a cluster has one.
+type rootCAFallback struct{ volumes.ConfigMapGetter }
+
+func (f rootCAFallback) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
+	cm, err := f.ConfigMapGetter.GetConfigMap(ctx, namespace, name)
+	if name == rootCAConfigMap && apierrors.IsNotFound(err) {
+		return &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{"ca.crt": placeholderRootCA}}, nil
+	}
+	return cm, err
+}
