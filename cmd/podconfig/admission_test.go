@@ -51,6 +51,7 @@ func TestRenderAdmission(t *testing.T) {
 		require.Len(t, d.Pods[0].Warnings, 1)
 		assert.Equal(t, "ServiceAccount ns/robot is not in the input: assumed to exist with no settings", d.Pods[0].Warnings[0].Message)
 		assert.Contains(t, mountPaths(t, d, 0, 0), tokenPath)
+		assert.Contains(t, stderr, "warning: not in the input, assumed to exist with no settings (add them to render their own): ServiceAccount ns/robot (1 pods)\n")
 	})
 	t.Run("a missing RuntimeClass fails with the API server's words and a remedy", func(t *testing.T) {
 		in := strings.Replace(fullPod, "  restartPolicy: Always\n", "  restartPolicy: Always\n  runtimeClassName: kata\n", 1)

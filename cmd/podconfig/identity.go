@@ -38,7 +38,7 @@ func (r *renderer) prepare(pod *v1.Pod, warn func(configgen.Warning)) error {
 		if namespace != "" {
 			name = namespace + "/" + name
 		}
-		warn(configgen.Warning{Reason: "AssumedObject", Message: fmt.Sprintf("%s %s is not in the input: assumed to exist with no settings", kind, name)})
+		warn(configgen.Warning{Reason: reasonAssumedObject, Message: fmt.Sprintf("%s %s is not in the input: assumed to exist with no settings", kind, name)})
 		return true
 	}
 	opts := []admission.Option{admission.WithFeatureGates(gates), admission.AssumeMissing(assume)}

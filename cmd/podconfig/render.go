@@ -111,6 +111,9 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 	if !found && len(out.Failures) == 0 {
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
 	}
+	if w := assumedObjects(out.Pods); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if w := r.assumedResolvConf(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
@@ -121,6 +124,37 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
+}
+
+// reasonAssumedObject is the warning reason of a ServiceAccount or RuntimeClass admission took
+// as existing with no settings.
+const reasonAssumedObject = "AssumedObject"
+
+// assumedObjects is one warning naming the objects admission assumed for any pod, so that what
+// each pod's warnings say is also on standard error, once.
+func assumedObjects(pods []podResult) string {
+	count := map[string]int{}
+	var order []string
+	for _, p := range pods {
+		for _, w := range p.Warnings {
+			if w.Reason != reasonAssumedObject {
+				continue
+			}
+			obj, _, _ := strings.Cut(w.Message, " is not in the input")
+			if count[obj] == 0 {
+				order = append(order, obj)
+			}
+			count[obj]++
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, obj := range order {
+		parts[i] = fmt.Sprintf("%s (%d pods)", obj, count[obj])
+	}
+	return "not in the input, assumed to exist with no settings (add them to render their own): " + strings.Join(parts, ", ")
 }
 
 // typicalResolvConf stands in for the node's /etc/resolv.conf when --resolv-conf names none: the
