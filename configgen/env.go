@@ -45,7 +45,9 @@ type EnvInput struct {
 	// API server: no service variables at all, not even KUBERNETES_SERVICE_HOST.
 	Services ServiceLister
 	// Node returns the node, for status.hostIP(s) and the default limits of resourceFieldRef.
-	// Nil is a node with no addresses and no allocatable resources.
+	// Nil is a node not known: status.hostIP(s) and a resourceFieldRef limit the container does
+	// not set follow UnknownIPs (empty with a warning, an error, or, with UnknownIPsAsKubelet, a
+	// node with no addresses and no allocatable resources).
 	Node NodeGetter
 	// Files reads the env files of fileKeyRef. Nil is the host's file system (hostfs.OS), which
 	// on Linux opens each file inside its volume in one race-free walk (see EnvFileFS).

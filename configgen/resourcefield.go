@@ -26,12 +26,29 @@ func (b *envBuilder) resourceFieldRef(fs *v1.ResourceFieldSelector) (string, err
 	}
 
 	var defaultLimit func(v1.ResourceName) (resource.Quantity, bool)
-	if defaulted {
+	var unknown v1.ResourceName // a default the node would give, with no node known
+	switch {
+	case !defaulted:
+	case b.in.Node == nil && b.in.UnknownIPs != UnknownIPsAsKubelet:
+		defaultLimit = func(rn v1.ResourceName) (resource.Quantity, bool) {
+			unknown = rn
+			return resource.Quantity{}, false
+		}
+	default:
 		defaultLimit = b.allocatable
 	}
 	v, err := downward.ResourceValue(fs.Resource, fs.Divisor, container.Resources.Limits, container.Resources.Requests, defaultLimit)
 	if err != nil {
 		return "", newEnvError(ErrFieldRef, err.Error(), nil)
+	}
+	if unknown != "" {
+		// Without a node the limit would read as a plausible 0; say so, as for unknown IPs.
+		msg := fmt.Sprintf("%s of container %s is the node's allocatable %s, and no node is known", fs.Resource, container.Name, unknown)
+		if b.in.UnknownIPs == UnknownIPsEmpty {
+			b.warn(ReasonNodeNotKnown, "resourceFieldRef "+msg+": empty")
+			return "", nil
+		}
+		return "", newEnvError(ErrNode, b.where()+": "+msg, nil)
 	}
 	return v, nil
 }

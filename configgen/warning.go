@@ -89,6 +89,10 @@ const (
 	// ReasonHostIPNotKnown: status.hostIP(s) is empty because the node's address is not known
 	// (UnknownIPsEmpty).
 	ReasonHostIPNotKnown = "HostIPNotKnown"
+	// ReasonNodeNotKnown: a resourceFieldRef limit the container does not set, which the node's
+	// allocatable resources would give, is empty because no node is known (UnknownIPsEmpty; with
+	// UnknownIPsFail it is an ErrNode error instead of a plausible 0).
+	ReasonNodeNotKnown = "NodeNotKnown"
 	// ReasonServiceWithoutPorts: a Service the pod sees has a cluster IP but no ports, so it
 	// gives no variables (kubelet would crash on it).
 	ReasonServiceWithoutPorts = "ServiceWithoutPorts"
