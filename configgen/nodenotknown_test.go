@@ -19,7 +19,7 @@ import (
 func TestResourceFieldRefWithoutNode(t *testing.T) {
 	links := false
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: v1.PodSpec{EnableServiceLinks: &links, Containers: []v1.Container{{
-		Name: "app",
+		Name:      "app",
 		Resources: v1.ResourceRequirements{Limits: v1.ResourceList{v1.ResourceMemory: resource.MustParse("1Ki")}},
 		Env: []v1.EnvVar{
 			{Name: "MEM", ValueFrom: &v1.EnvVarSource{ResourceFieldRef: &v1.ResourceFieldSelector{Resource: "limits.memory"}}},
