@@ -19,29 +19,14 @@ import (
 // ErrNotRegularFile. It reads at most max bytes whatever the file's size says or becomes while
 // reading, so it allocates at most max bytes.
 func ReadAtMost(path string, max int64) ([]byte, bool, error) {
-	pathFD, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	f, size, err := openRegular(path)
 	if err != nil {
-		return nil, false, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, false, err
 	}
-	defer func() { _ = unix.Close(pathFD) }()
-	var st unix.Stat_t
-	if err := unix.Fstat(pathFD, &st); err != nil {
-		return nil, false, &os.PathError{Op: "stat", Path: path, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, false, fmt.Errorf("%s: %w", path, ErrNotRegularFile)
-	}
-	if st.Size == 0 || max <= 0 {
+	defer func() { _ = f.Close() }()
+	if size == 0 || max <= 0 {
 		return nil, false, nil
 	}
-	// Reopening the O_PATH descriptor through /proc opens the very file checked above.
-	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pathFD), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, false, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer func() { _ = f.Close() }()
-	size := st.Size
 	n := min(size, max)
 	buf := make([]byte, n)
 	got, err := f.ReadAt(buf, size-n)
@@ -49,4 +34,27 @@ func ReadAtMost(path string, max int64) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return buf[:got], size > n, nil
+}
+
+// openRegular opens the regular file at path for reading, without following a final symlink,
+// without opening anything else and without blocking, and returns it with its size.
+func openRegular(path string) (*os.File, int64, error) {
+	pathFD, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer func() { _ = unix.Close(pathFD) }()
+	var st unix.Stat_t
+	if err := unix.Fstat(pathFD, &st); err != nil {
+		return nil, 0, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, 0, fmt.Errorf("%s: %w", path, ErrNotRegularFile)
+	}
+	// Reopening the O_PATH descriptor through /proc opens the very file checked above.
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pathFD), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), st.Size, nil
 }

@@ -156,7 +156,7 @@ func TestAttackTerminationMessageFromSpecialFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &runtimeapi.ContainerStatus{ExitCode: 1, Mounts: []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: tc.hostPath}}}
 			var msg string
-			within(t, 5*time.Second, func() { msg = terminationMessage(st, c, "log line\n") })
+			within(t, 5*time.Second, func() { msg = terminationMessage(st, c, filepath.Join(dir, "missing.log")) })
 			assert.True(t, strings.HasPrefix(msg, "Error on reading termination log "+tc.hostPath+": "), "got %q", msg)
 			assert.Contains(t, msg, "not a regular file")
 		})

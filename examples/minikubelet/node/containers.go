@@ -214,7 +214,7 @@ func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 	a.ExitCode = st.ExitCode
 	a.Reason = st.Reason
 	a.Annotations = st.Annotations
-	a.Message = terminationMessage(st, e.c, a.Log)
+	a.Message = terminationMessage(st, e.c, a.LogPath)
 	r.n.cfg.Logf("pod %s: container %s exited with code %d (%s)", r.name(), e.c.Name, st.ExitCode, st.Reason)
 	return true, nil
 }

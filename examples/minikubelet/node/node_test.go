@@ -195,7 +195,16 @@ func TestTerminationMessageIsReadAsKubeletReadsIt(t *testing.T) {
 		{"the log's last 80 lines", &runtimeapi.ContainerStatus{Mounts: mounts(empty), ExitCode: 1}, fallback, longLog.String(), strings.Repeat("line\n", 80)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, terminationMessage(tc.st, tc.c, tc.log))
+			// The runtime's CRI log file of the container's output tc.log.
+			var cri strings.Builder
+			for _, l := range strings.SplitAfter(tc.log, "\n") {
+				if l != "" {
+					cri.WriteString("2026-01-01T00:00:00Z stdout F " + l)
+				}
+			}
+			logPath := filepath.Join(t.TempDir(), "0.log")
+			require.NoError(t, os.WriteFile(logPath, []byte(cri.String()), 0o640))
+			assert.Equal(t, tc.want, terminationMessage(tc.st, tc.c, logPath))
 		})
 	}
 }
