@@ -203,8 +203,15 @@ func (r *renderer) unknownImageUsers(pods []podResult) string {
 	images := map[string]bool{}
 	containers := 0
 	for _, p := range pods {
+		// The pod's containers by name, found once: a lookup per item would make a pod's cost
+		// quadratic in its containers.
+		entries := containersOf(p.Pod)
+		byName := make(map[string]*v1.Container, len(entries))
+		for i := range entries {
+			byName[entries[i].c.Name] = &entries[i].c
+		}
 		for _, item := range p.Items {
-			c := findContainer(p.Pod, item.Name)
+			c := byName[item.Name]
 			if c == nil || known[c.Image] != (manifest.ImageUser{}) {
 				continue
 			}
@@ -227,17 +234,6 @@ func (r *renderer) unknownImageUsers(pods []podResult) string {
 	}
 	sort.Strings(names)
 	return fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", containers, strings.Join(names, ", "))
-}
-
-// findContainer finds a regular, init or ephemeral container by name.
-func findContainer(pod *v1.Pod, name string) *v1.Container {
-	for _, e := range containersOf(pod) {
-		if e.c.Name == name {
-			c := e.c
-			return &c
-		}
-	}
-	return nil
 }
 
 // renderer renders the pods of one bundle.
