@@ -104,7 +104,9 @@ echo "tools took $(( $(date +%s) - tools_start )) s"
 # end-to-end tests, podconfig (for -o crictl), and the images.
 bin=$(mktemp -d /tmp/podconfig-e2e-bin.XXXXXX)
 build_start=$(date +%s)
-e2e_pkgs=$(grep -rl --include='*_test.go' '^func TestE2E' examples | xargs -n1 dirname | sort -u)
+e2e_pkgs=$(git ls-files '*_test.go' | xargs grep -l '^func TestE2E' | xargs -rn1 dirname | sort -u)
+if [ -z "$e2e_pkgs" ]; then echo "no package holds TestE2E tests"; exit 1; fi
+echo "end-to-end packages: $e2e_pkgs"
 for pkg in $e2e_pkgs; do
   go test -race -c -o "$bin/$(echo "$pkg" | tr / _).test" "./$pkg"
 done
