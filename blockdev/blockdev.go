@@ -1,8 +1,8 @@
 package blockdev
 
 import (
-	"errors"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/errkind"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -31,7 +31,7 @@ type SymlinkChecker interface {
 }
 
 // ErrInvalidDevicePath: a volumeDevice's devicePath is not absolute.
-var ErrInvalidDevicePath = errors.New("invalid devicePath")
+var ErrInvalidDevicePath = errkind.Sentinel(errkind.InvalidPod, "invalid devicePath")
 
 // MakeBlockVolumes maps a container's volumeDevices to devices, in volumeDevices order, as
 // kubelet's makeBlockVolumes (pkg/kubelet/kubelet_pods.go) does. A device whose symlink does not

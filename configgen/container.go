@@ -64,7 +64,7 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, opts *RunContainerOptions, hostsFile *deferredWrites, cmd commandLine) (*runtimeapi.ContainerConfig, error) {
 	pod, container, restartCount := req.Pod, req.Container, req.RestartCount
 	if g.opts.ImageUsers == nil {
-		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: Options.ImageUsers is needed to check runAsNonRoot against the image's user", ErrInvalidOptions)
 	}
 	uid, username, err := g.opts.ImageUsers.ImageUser(ctx, container.Image)
 	if err != nil {

@@ -207,7 +207,7 @@ func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 // Generator's cache checked when it stored them.
 func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget expansionBudget) (envs []EnvVar, warnings []Warning, left expansionBudget, checked int, err error) {
 	if in.Pod == nil || in.Container == nil {
-		return nil, nil, budget, 0, newEnvError(ErrInvalidInput, "invalid input, pod and container cannot be nil", nil)
+		return nil, nil, budget, 0, newEnvError(ErrInvalidPod, "invalid input, pod and container cannot be nil", nil)
 	}
 	if in.Pod.Spec.EnableServiceLinks == nil {
 		return nil, nil, budget, 0, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)

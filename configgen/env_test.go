@@ -108,7 +108,7 @@ func TestMakeEnvironmentVariablesValidation(t *testing.T) {
 			pod:     testPod(),
 			setup:   func(in *configgen.EnvInput) { in.Pod = nil },
 			wantErr: "invalid input, pod and container cannot be nil",
-			wantIs:  []error{configgen.ErrInvalidInput},
+			wantIs:  []error{configgen.ErrInvalidPod},
 		},
 		{
 			name:    "nil container is an error",
@@ -217,13 +217,13 @@ func TestMakeEnvironmentVariablesEnvFrom(t *testing.T) {
 			name:    "configMap without a getter fails like kubelet without a kubeClient",
 			pod:     withEnvFrom(testPod(), fromConfigMap("one", "", true)),
 			wantErr: "couldn't get configMap ns/one, no kubeClient defined",
-			wantIs:  []error{configgen.ErrNoGetter},
+			wantIs:  []error{configgen.ErrInvalidOptions},
 		},
 		{
 			name:    "secret without a getter fails like kubelet without a kubeClient",
 			pod:     withEnvFrom(testPod(), fromSecret("creds", "", true)),
 			wantErr: "couldn't get secret ns/creds, no kubeClient defined",
-			wantIs:  []error{configgen.ErrNoGetter},
+			wantIs:  []error{configgen.ErrInvalidOptions},
 		},
 		{
 			name:  "envFrom entry with neither reference is ignored",
@@ -238,7 +238,7 @@ func TestMakeEnvironmentVariablesEnvFrom(t *testing.T) {
 				in.ConfigMaps = configgen.ConfigMapGetterFunc(func(context.Context, string, string) (*v1.ConfigMap, error) { return nil, nil })
 			},
 			wantErr: `pod ns/web-0 container "app": ConfigMap ns/one: the getter returned neither an object nor an error`,
-			wantIs:  []error{configgen.ErrInvalidInput},
+			wantIs:  []error{configgen.ErrInvalidOptions},
 		},
 	})
 }
@@ -692,7 +692,7 @@ func TestMakeEnvironmentVariablesOddInputs(t *testing.T) {
 				in.Secrets = configgen.SecretGetterFunc(func(context.Context, string, string) (*v1.Secret, error) { return nil, nil })
 			},
 			wantErr: `pod ns/web-0 container "app": Secret ns/creds: the getter returned neither an object nor an error`,
-			wantIs:  []error{configgen.ErrInvalidInput},
+			wantIs:  []error{configgen.ErrInvalidOptions},
 		},
 		{
 			name: "node getter returning nothing is an error",

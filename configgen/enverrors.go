@@ -1,8 +1,6 @@
 package configgen
 
 import (
-	"errors"
-
 	"github.com/podconfig/podconfig/internal/errkind"
 )
 
@@ -10,34 +8,29 @@ import (
 // with errors.Is. The error texts themselves are kubelet's.
 var (
 	// ErrServiceLinksUnset: pod.spec.enableServiceLinks is nil (the API server defaults it).
-	ErrServiceLinksUnset = errors.New("enableServiceLinks is not set")
+	ErrServiceLinksUnset = errkind.Sentinel(errkind.InvalidPod, "enableServiceLinks is not set")
 	// ErrServicesNotSynced: the ServiceLister reported, through ServiceSyncChecker, that it has
 	// not synced yet.
-	ErrServicesNotSynced = errors.New("services not synced")
+	ErrServicesNotSynced = errkind.Sentinel(errkind.DependencyFailed, "services not synced")
 	// ErrServiceList: the ServiceLister failed; the lister's error is wrapped too.
-	ErrServiceList = errors.New("service list failed")
-	// ErrNoGetter: a ConfigMap or Secret is referenced but no getter was given (kubelet: no
-	// kubeClient).
-	ErrNoGetter = errors.New("no getter")
+	ErrServiceList = errkind.Sentinel(errkind.DependencyFailed, "service list failed")
 	// ErrKeyNotFound: a non-optional key is missing from a ConfigMap, Secret or env file.
-	ErrKeyNotFound = errors.New("key not found")
+	ErrKeyNotFound = errkind.Sentinel(errkind.DependencyFailed, "key not found")
 	// ErrEnvFile: a fileKeyRef could not be resolved: unknown volume, no host path, or a file
 	// that could not be read or parsed (the parse detail is wrapped, and returned as a warning).
-	ErrEnvFile = errors.New("env file")
+	ErrEnvFile = errkind.Sentinel(errkind.DependencyFailed, "env file")
 	// ErrFieldRef: a fieldRef or resourceFieldRef names something kubelet does not support.
-	ErrFieldRef = errors.New("unsupported field reference")
+	ErrFieldRef = errkind.Sentinel(errkind.InvalidPod, "unsupported field reference")
 	// ErrNode: the node (its addresses or allocatable resources) was needed and is not known.
-	ErrNode = errors.New("node unknown")
+	ErrNode = errkind.Sentinel(errkind.DependencyFailed, "node unknown")
 	// ErrMissingValue: a subPathExpr refers to a variable that is not defined or is empty.
-	ErrMissingValue = errors.New("missing value")
+	ErrMissingValue = errkind.Sentinel(errkind.InvalidPod, "missing value")
 	// ErrIPNotKnown: status.podIP(s) or status.hostIP(s) is referenced before it is known: the
 	// pod has no IP, or the node no address (see UnknownIPPolicy). It is also the cause of
 	// kubelet's "host IP unknown" error.
-	ErrIPNotKnown = errors.New("IP not known yet")
+	ErrIPNotKnown = errkind.Sentinel(errkind.DependencyFailed, "IP not known yet")
 	// ErrExpansionLimit: a $(VAR) expansion would exceed ExpansionLimits (category ErrInvalidPod).
-	ErrExpansionLimit = errors.New("expansion limit exceeded")
-	// ErrInvalidInput: a required input (pod, container) is missing.
-	ErrInvalidInput = errors.New("invalid input")
+	ErrExpansionLimit = errkind.Sentinel(errkind.InvalidPod, "expansion limit exceeded")
 )
 
 // newEnvError returns an error whose text is kubelet's msg and which errors.Is matches to kind and,

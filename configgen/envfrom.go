@@ -77,7 +77,7 @@ func (b *envBuilder) configMap(name string, optional bool) (*v1.ConfigMap, error
 		failed = ReasonFailedToReadOptionalConfigMap
 	}
 	if b.in.ConfigMaps == nil {
-		return nil, b.fail(failed, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get configMap %v/%v, no kubeClient defined", ns, name), nil), nil)
+		return nil, b.fail(failed, newEnvError(ErrInvalidOptions, fmt.Sprintf("couldn't get configMap %v/%v, no kubeClient defined", ns, name), nil), nil)
 	}
 	cm, err := b.in.ConfigMaps.GetConfigMap(b.ctx, ns, name)
 	if err != nil {
@@ -90,7 +90,7 @@ func (b *envBuilder) configMap(name string, optional bool) (*v1.ConfigMap, error
 		return nil, b.fail(ReasonMandatoryConfigMapNotFound, err, err)
 	}
 	if cm == nil {
-		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: ConfigMap %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
+		return nil, newEnvError(ErrInvalidOptions, fmt.Sprintf("%s: ConfigMap %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
 	}
 	b.cms.put(name, cm)
 	return cm, nil
@@ -107,7 +107,7 @@ func (b *envBuilder) secret(name string, optional bool) (*v1.Secret, error) {
 		failed = ReasonFailedToReadOptionalSecret
 	}
 	if b.in.Secrets == nil {
-		return nil, b.fail(failed, newEnvError(ErrNoGetter, fmt.Sprintf("couldn't get secret %v/%v, no kubeClient defined", ns, name), nil), nil)
+		return nil, b.fail(failed, newEnvError(ErrInvalidOptions, fmt.Sprintf("couldn't get secret %v/%v, no kubeClient defined", ns, name), nil), nil)
 	}
 	s, err := b.in.Secrets.GetSecret(b.ctx, ns, name)
 	if err != nil {
@@ -120,7 +120,7 @@ func (b *envBuilder) secret(name string, optional bool) (*v1.Secret, error) {
 		return nil, b.fail(ReasonMandatorySecretNotFound, err, err)
 	}
 	if s == nil {
-		return nil, newEnvError(ErrInvalidInput, fmt.Sprintf("%s: Secret %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
+		return nil, newEnvError(ErrInvalidOptions, fmt.Sprintf("%s: Secret %s/%s: the getter returned neither an object nor an error", b.where(), ns, name), nil)
 	}
 	b.secrets.put(name, s)
 	return s, nil

@@ -7,14 +7,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/podconfig/podconfig/blockdev"
-	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/internal/errkind"
-	"github.com/podconfig/podconfig/logs"
-	"github.com/podconfig/podconfig/mounts"
-	"github.com/podconfig/podconfig/resources"
-	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/subpath"
 )
 
 // ErrDependencyFailed is the category of a failure outside the pod's spec: an API object the pod
@@ -25,7 +18,10 @@ import (
 // runAsNonRoot against a root image, an unsupported field reference, ...): retrying the same spec
 // gives the same error. ErrInvalidOptions is the category of a Generator (or EnvInput) that
 // cannot serve the call: fix the configuration.
-var ErrDependencyFailed = errors.New("dependency failed")
+//
+// Every exported Err* of podconfig's packages is defined with one of the three, so the category
+// of any error they return is known where the error is made.
+var ErrDependencyFailed = errkind.DependencyFailed
 
 // Reasons of an Error that are kubelet's, besides the environment's ones above.
 const (
@@ -137,41 +133,15 @@ func asError(err error, reason string, pod *v1.Pod, container *v1.Container) err
 	return out
 }
 
-// invalidPodKinds are the categories, ours and the lower packages', of a spec that cannot run.
-var invalidPodKinds = []error{
-	ErrInvalidPod, ErrInvalidInput, ErrServiceLinksUnset, ErrFieldRef, ErrMissingValue, ErrExpansionLimit,
-	mounts.ErrInvalidSubPath, mounts.ErrSubPathExpansion, mounts.ErrInvalidName, mounts.ErrInvalidPropagation,
-	mounts.ErrRecursiveReadOnly, mounts.ErrInvalidInput,
-	subpath.ErrInvalidName, subpath.ErrOutsideBase, subpath.ErrUnexpectedFile,
-	blockdev.ErrInvalidDevicePath, logs.ErrInvalidName,
-	hosts.ErrInvalidHostname, hosts.ErrFQDNTooLong, hosts.ErrInvalidHostsEntry,
-	security.ErrRunAsNonRoot, security.ErrInvalidSeccompProfile, security.ErrInvalidAppArmorProfile,
-	security.ErrUnsupportedSupplementalGroupsPolicy, security.ErrUserNamespacesUnsupported, security.ErrInvalidInput,
-	resources.ErrNilArgument,
-}
-
-// invalidOptionsKinds are the categories of a configuration that cannot serve the call.
-var invalidOptionsKinds = []error{
-	ErrInvalidOptions, ErrMissingDependency, ErrNoGetter, mounts.ErrMissingDependency,
-	hosts.ErrInvalidPodDir, resources.ErrInvalidConfig, subpath.ErrNotSupported,
-}
-
-// category sorts err into ErrInvalidOptions, ErrInvalidPod or, for anything else (getters, the
-// host, the runtime), ErrDependencyFailed. A configuration error wins over a spec error, and a
-// spec error over a host error: a subPath setup that failed because the path escaped its volume
-// is the spec's doing.
+// category asks err for its category: every sentinel of the module carries one from where it is
+// defined (see each package's Err* values); an error that carries none, such as a getter's or the
+// host's, is ErrDependencyFailed. An *Error in err's chain has already been asked.
 func category(err error) error {
-	for _, k := range invalidOptionsKinds {
-		if errors.Is(err, k) {
-			return ErrInvalidOptions
-		}
+	var e *Error
+	if errors.As(err, &e) && e.Category != nil {
+		return e.Category
 	}
-	for _, k := range invalidPodKinds {
-		if errors.Is(err, k) {
-			return ErrInvalidPod
-		}
-	}
-	return ErrDependencyFailed
+	return errkind.CategoryOf(err)
 }
 
 // cause returns the error beneath kubelet's text: the cause of the first errkind error in err's
@@ -187,13 +157,4 @@ func cause(err error) error {
 	return nil
 }
 
-func isCategory(err error) bool {
-	for _, kinds := range [][]error{invalidPodKinds, invalidOptionsKinds} {
-		for _, k := range kinds {
-			if err == k {
-				return true
-			}
-		}
-	}
-	return err == ErrDependencyFailed || err == ErrHost
-}
+func isCategory(err error) bool { return errkind.IsSentinel(err) }

@@ -139,7 +139,7 @@ func TestErrorCategories(t *testing.T) {
 			name:     "no image-user source is a configuration error",
 			setup:    func(node *configgentest.Node) { node.ImageUsers = nil },
 			category: configgen.ErrInvalidOptions, reason: configgen.ReasonCreateContainerConfigError,
-			is: []error{configgen.ErrMissingDependency},
+			is: []error{configgen.ErrInvalidOptions},
 		},
 		{
 			name: "an FQDN too long for the kernel fails the sandbox: invalid pod, FailedCreatePodSandBox",
@@ -219,7 +219,7 @@ func TestErrorNoGetter(t *testing.T) {
 	assert.Equal(t, configgen.ReasonFailedToReadMandatoryConfigMap, e.Reason)
 	assert.Equal(t, "ns/web-0", e.Pod)
 	assert.Equal(t, "app", e.Container)
-	assert.ErrorIs(t, err, configgen.ErrNoGetter)
+	assert.ErrorIs(t, err, configgen.ErrInvalidOptions)
 	assert.NotErrorIs(t, err, configgen.ErrDependencyFailed)
 }
 

@@ -19,20 +19,29 @@ import (
 	"github.com/podconfig/podconfig/subpath"
 )
 
-// Error categories of the Generator, for errors.Is. Errors that reproduce kubelet's keep its text
-// and wrap the cause; these mark the failures that are podconfig's own. ErrInvalidPod and
-// ErrInvalidOptions are also two of the three categories of an *Error (see ErrDependencyFailed).
+// The categories of an *Error besides ErrDependencyFailed; errors that are podconfig's own (not
+// kubelet's) also wrap them directly.
 var (
-	// ErrMissingDependency: an Options field the call needs has no default and was not set.
-	ErrMissingDependency = errors.New("missing dependency")
 	// ErrInvalidPod: the pod's spec is invalid or unsafe for this node (e.g. a field that becomes
-	// part of a host path or a file), so it cannot run as written: do not retry the same spec.
-	// It is the Category of every *Error whose cause is the spec.
-	ErrInvalidPod = errors.New("invalid pod")
+	// part of a host path or a file), or a required input (pod, container) is missing, so it
+	// cannot run as written: do not retry the same call. It is the Category of every *Error whose
+	// cause is the spec.
+	ErrInvalidPod = errkind.InvalidPod
 	// ErrInvalidOptions: Options hold a combination that kubelet's configuration validation
-	// refuses, so no kubelet could run with them. It is also the Category of an *Error whose
-	// cause is the configuration (a missing dependency or getter).
-	ErrInvalidOptions = errors.New("invalid options")
+	// refuses, a dependency the call needs is missing (an Options field with no default, a
+	// getter for a ConfigMap or Secret the pod references), or a dependency broke its contract:
+	// fix the configuration. It is the Category of every *Error whose cause is the configuration.
+	ErrInvalidOptions = errkind.InvalidOptions
+)
+
+// Deprecated names of the categories above, kept for one release.
+var (
+	// Deprecated: use ErrInvalidOptions, which a missing dependency now is.
+	ErrMissingDependency = ErrInvalidOptions
+	// Deprecated: use ErrInvalidOptions, which a missing ConfigMap or Secret getter now is.
+	ErrNoGetter = ErrInvalidOptions
+	// Deprecated: use ErrInvalidPod, which a missing pod or container now is.
+	ErrInvalidInput = ErrInvalidPod
 )
 
 // Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
@@ -101,7 +110,7 @@ func New(opts Options) (*Generator, error) {
 		g.opts.PodLogsDir = DefaultPodLogsDir
 	}
 	if !filepath.IsAbs(g.opts.RootDir) || !filepath.IsAbs(g.opts.PodLogsDir) {
-		return nil, fmt.Errorf("%w: RootDir %q and PodLogsDir %q must be absolute", ErrMissingDependency, g.opts.RootDir, g.opts.PodLogsDir)
+		return nil, fmt.Errorf("%w: RootDir %q and PodLogsDir %q must be absolute", ErrInvalidOptions, g.opts.RootDir, g.opts.PodLogsDir)
 	}
 	g.podsDir = filepath.Join(g.opts.RootDir, "pods")
 	g.files = opts.Files

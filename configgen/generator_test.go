@@ -279,8 +279,8 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 		{
 			name:    "no image-user source is an error, never a guess",
 			node:    func(n *configgentest.Node) { n.ImageUsers = nil },
-			wantErr: "missing dependency: Options.ImageUsers is needed to check runAsNonRoot against the image's user",
-			wantIs:  configgen.ErrMissingDependency,
+			wantErr: "invalid options: Options.ImageUsers is needed to check runAsNonRoot against the image's user",
+			wantIs:  configgen.ErrInvalidOptions,
 		},
 		{
 			name:    "a pod UID that is not one path element is refused before anything is built",

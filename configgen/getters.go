@@ -21,7 +21,7 @@ type ConfigMapGetterFunc func(ctx context.Context, namespace, name string) (*v1.
 // GetConfigMap calls f.
 func (f ConfigMapGetterFunc) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
 	if f == nil {
-		return nil, fmt.Errorf("%w: nil ConfigMapGetterFunc", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: nil ConfigMapGetterFunc", ErrInvalidOptions)
 	}
 	return f(ctx, namespace, name)
 }
@@ -39,7 +39,7 @@ type SecretGetterFunc func(ctx context.Context, namespace, name string) (*v1.Sec
 // GetSecret calls f.
 func (f SecretGetterFunc) GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
 	if f == nil {
-		return nil, fmt.Errorf("%w: nil SecretGetterFunc", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: nil SecretGetterFunc", ErrInvalidOptions)
 	}
 	return f(ctx, namespace, name)
 }
@@ -60,7 +60,7 @@ type ServiceListerFunc func(ctx context.Context, namespace string) ([]*v1.Servic
 // ListServices calls f.
 func (f ServiceListerFunc) ListServices(ctx context.Context, namespace string) ([]*v1.Service, error) {
 	if f == nil {
-		return nil, fmt.Errorf("%w: nil ServiceListerFunc", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: nil ServiceListerFunc", ErrInvalidOptions)
 	}
 	return f(ctx, namespace)
 }
@@ -86,7 +86,7 @@ type NodeGetterFunc func(ctx context.Context) (*v1.Node, error)
 // GetNode calls f.
 func (f NodeGetterFunc) GetNode(ctx context.Context) (*v1.Node, error) {
 	if f == nil {
-		return nil, fmt.Errorf("%w: nil NodeGetterFunc", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: nil NodeGetterFunc", ErrInvalidOptions)
 	}
 	return f(ctx)
 }

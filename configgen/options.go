@@ -74,7 +74,7 @@ type Options struct {
 	// BlockDevices checks block-device symlinks; nil means blockdev.OS{}.
 	BlockDevices blockdev.SymlinkChecker
 	// ImageUsers reports the user each image runs as. Nil makes GenerateContainerConfig fail with
-	// ErrMissingDependency: kubelet always asks the runtime, and guessing would bypass runAsNonRoot.
+	// ErrInvalidOptions: kubelet always asks the runtime, and guessing would bypass runAsNonRoot.
 	ImageUsers security.ImageUserResolver
 	// DeviceResources supplies what device plugins and DRA add to a container; nil means none.
 	DeviceResources DeviceResourceGetter
@@ -136,7 +136,7 @@ type DeviceResourceGetterFunc func(ctx context.Context, pod *v1.Pod, container *
 // GetResources calls f.
 func (f DeviceResourceGetterFunc) GetResources(ctx context.Context, pod *v1.Pod, container *v1.Container) (*DeviceResources, error) {
 	if f == nil {
-		return nil, fmt.Errorf("%w: nil DeviceResourceGetterFunc", ErrMissingDependency)
+		return nil, fmt.Errorf("%w: nil DeviceResourceGetterFunc", ErrInvalidOptions)
 	}
 	return f(ctx, pod, container)
 }

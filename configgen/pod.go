@@ -88,7 +88,7 @@ type ContainerEnv struct {
 // container that fails stops the call with its *Error, which names the container.
 func MakePodEnvironmentVariables(ctx context.Context, in EnvInput) ([]ContainerEnv, []Warning, error) {
 	if in.Pod == nil {
-		return nil, nil, asError(newEnvError(ErrInvalidInput, "invalid input, pod cannot be nil", nil), ReasonFailedToCreateEnvVars, nil, nil)
+		return nil, nil, asError(newEnvError(ErrInvalidPod, "invalid input, pod cannot be nil", nil), ReasonFailedToCreateEnvVars, nil, nil)
 	}
 	if in.UnknownIPs == UnknownIPsAsKubelet {
 		in.UnknownIPs = UnknownIPsFail

@@ -1,7 +1,6 @@
 package configgen
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -12,7 +11,7 @@ import (
 
 // ErrHost: an operation on the host's files failed (a directory could not be made). The cause is
 // kept for errors.Is, e.g. fs.ErrPermission.
-var ErrHost = errors.New("host operation failed")
+var ErrHost = errkind.Sentinel(errkind.DependencyFailed, "host operation failed")
 
 // podDataDirMode is the mode kubelet's makePodDataDirs gives the pod's directories.
 const podDataDirMode = 0o750

@@ -1,14 +1,14 @@
 package hostfs
 
 import (
-	"errors"
+	"github.com/podconfig/podconfig/internal/errkind"
 	"io/fs"
 )
 
 // ErrNotRegular is matched (errors.Is) by the error OpenBeneath returns for a path that resolves to
 // something other than a regular file or a directory (a FIFO, a socket, a device), which it never
 // opens for reading. errors.As finds a *NotRegularError with the file's type.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errkind.Sentinel(errkind.DependencyFailed, "not a regular file")
 
 // NotRegularError is OpenBeneath's error for a file it does not open.
 type NotRegularError struct {

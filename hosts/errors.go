@@ -1,8 +1,6 @@
 package hosts
 
 import (
-	"errors"
-
 	"github.com/podconfig/podconfig/internal/errkind"
 )
 
@@ -10,14 +8,14 @@ import (
 var (
 	// ErrInvalidHostname: a pod's hostname, hostnameOverride, subdomain, name or namespace cannot
 	// name the pod in DNS, or truncating it left nothing.
-	ErrInvalidHostname = errors.New("invalid pod hostname")
+	ErrInvalidHostname = errkind.Sentinel(errkind.InvalidPod, "invalid pod hostname")
 	// ErrFQDNTooLong: hostname.domain does not fit the kernel's 64-byte nodename.
-	ErrFQDNTooLong = errors.New("pod FQDN too long")
+	ErrFQDNTooLong = errkind.Sentinel(errkind.InvalidPod, "pod FQDN too long")
 	// ErrInvalidHostsEntry: a pod IP, hostname, domain or hostAlias would not make a well-formed
 	// line of the hosts file, and could add lines of its own.
-	ErrInvalidHostsEntry = errors.New("invalid hosts file entry")
+	ErrInvalidHostsEntry = errkind.Sentinel(errkind.InvalidPod, "invalid hosts file entry")
 	// ErrInvalidPodDir: the pod directory given to MakeHostsFile could place the file elsewhere.
-	ErrInvalidPodDir = errors.New("invalid pod directory")
+	ErrInvalidPodDir = errkind.Sentinel(errkind.InvalidOptions, "invalid pod directory")
 )
 
 // kindError is the shared error type: kubelet's text, a category and a cause.

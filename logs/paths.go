@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,7 +19,7 @@ const DefaultPodLogsDirectory = "/var/log/pods"
 const logPathDelimiter = "_"
 
 // ErrInvalidName is the category of ValidateLogPathNames errors.
-var ErrInvalidName = errors.New("invalid name for a log path")
+var ErrInvalidName = errkind.Sentinel(errkind.InvalidPod, "invalid name for a log path")
 
 // BuildContainerLogsPath returns a container's log file path relative to the sandbox log directory,
 // "<containerName>/<restartCount>.log", as kubelet's buildContainerLogsPath does; it is

@@ -13,13 +13,15 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // MaxInputSize is the largest input Read accepts, 64 MiB.
 const MaxInputSize = 64 << 20
 
 // ErrTooLarge: an input is larger than MaxInputSize.
-var ErrTooLarge = errors.New("input larger than 64 MiB")
+var ErrTooLarge = errkind.Sentinel(errkind.InvalidPod, "input larger than 64 MiB")
 
 // Input is one manifest stream.
 type Input struct {

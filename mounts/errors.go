@@ -1,8 +1,6 @@
 package mounts
 
 import (
-	"errors"
-
 	"github.com/podconfig/podconfig/internal/errkind"
 )
 
@@ -11,27 +9,27 @@ import (
 var (
 	// ErrVolumeNotFound: a volumeMount or volumeDevice names a volume that is missing from the
 	// VolumeMap or cannot be mounted.
-	ErrVolumeNotFound = errors.New("volume not found")
+	ErrVolumeNotFound = errkind.Sentinel(errkind.DependencyFailed, "volume not found")
 	// ErrEmptyVolumePath: a volume is mounted but has no host path (see Volume.MounterType).
-	ErrEmptyVolumePath = errors.New("volume path is empty")
+	ErrEmptyVolumePath = errkind.Sentinel(errkind.DependencyFailed, "volume path is empty")
 	// ErrInvalidSubPath: a subPath (literal or expanded) is absolute, has a ".." element or a NUL byte.
-	ErrInvalidSubPath = errors.New("invalid subPath")
+	ErrInvalidSubPath = errkind.Sentinel(errkind.InvalidPod, "invalid subPath")
 	// ErrSubPathExpansion: a subPathExpr refers to variables that are missing or empty.
-	ErrSubPathExpansion = errors.New("subPathExpr expansion failed")
+	ErrSubPathExpansion = errkind.Sentinel(errkind.InvalidPod, "subPathExpr expansion failed")
 	// ErrInvalidName: a container, volume or inner volume name cannot be used as a host path element.
-	ErrInvalidName = errors.New("invalid name")
+	ErrInvalidName = errkind.Sentinel(errkind.InvalidPod, "invalid name")
 	// ErrSubPathSetup: creating the subPath directory or preparing its bind mount failed; the
 	// host's cause is wrapped as well.
-	ErrSubPathSetup = errors.New("subPath setup failed")
+	ErrSubPathSetup = errkind.Sentinel(errkind.DependencyFailed, "subPath setup failed")
 	// ErrInvalidPropagation: the mountPropagation mode is unknown.
-	ErrInvalidPropagation = errors.New("invalid mount propagation")
+	ErrInvalidPropagation = errkind.Sentinel(errkind.InvalidPod, "invalid mount propagation")
 	// ErrRecursiveReadOnly: recursiveReadOnly cannot be honoured as requested.
-	ErrRecursiveReadOnly = errors.New("invalid recursive read-only mode")
+	ErrRecursiveReadOnly = errkind.Sentinel(errkind.InvalidPod, "invalid recursive read-only mode")
 	// ErrMissingDependency: an input MakeMounts needs for this pod is nil.
-	ErrMissingDependency = errors.New("missing dependency")
+	ErrMissingDependency = errkind.Sentinel(errkind.InvalidOptions, "missing dependency")
 	// ErrInvalidInput: a caller-supplied path is unusable, such as a relative pod directory or
 	// volume host path where a subPath needs an absolute one.
-	ErrInvalidInput = errors.New("invalid input")
+	ErrInvalidInput = errkind.Sentinel(errkind.InvalidPod, "invalid input")
 )
 
 // newError returns kubelet's text as an error of the given category, wrapping cause when set.

@@ -1,8 +1,8 @@
 package resources
 
 import (
-	"errors"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/errkind"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -10,7 +10,7 @@ import (
 )
 
 // ErrInvalidConfig is wrapped by every error New returns.
-var ErrInvalidConfig = errors.New("invalid resources config")
+var ErrInvalidConfig = errkind.Sentinel(errkind.InvalidOptions, "invalid resources config")
 
 // SwapBehavior is the kubelet's memorySwap.swapBehavior setting (kubelet: types.SwapBehavior).
 type SwapBehavior string

@@ -1,8 +1,8 @@
 package resources
 
 import (
-	"errors"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/errkind"
 	"math"
 	"slices"
 	"strconv"
@@ -13,7 +13,7 @@ import (
 )
 
 // ErrNilArgument is returned when the pod or the container is nil.
-var ErrNilArgument = errors.New("resources: nil pod or container")
+var ErrNilArgument = errkind.Sentinel(errkind.InvalidPod, "resources: nil pod or container")
 
 // cgroup v2 interface files kubelet writes through LinuxContainerResources.Unified.
 const (

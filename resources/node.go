@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/errkind"
 	"io/fs"
 	"path"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 )
 
 // ErrUnsupported is returned by HostNode on operating systems other than Linux.
-var ErrUnsupported = errors.New("not supported on this operating system")
+var ErrUnsupported = errkind.Sentinel(errkind.InvalidOptions, "not supported on this operating system")
 
 // HostFiles is the read-only file access DetectNode needs. hostfs.OS and *hostfs.Memory satisfy
 // it, so a test can describe a node as an in-memory tree.

@@ -1,8 +1,6 @@
 package security
 
 import (
-	"errors"
-
 	"github.com/podconfig/podconfig/internal/errkind"
 )
 
@@ -11,18 +9,18 @@ import (
 var (
 	// ErrRunAsNonRoot marks a container that asks for runAsNonRoot but would, or might, run as
 	// root. The concrete error is a *RunAsNonRootError.
-	ErrRunAsNonRoot = errors.New("runAsNonRoot policy violated")
+	ErrRunAsNonRoot = errkind.Sentinel(errkind.InvalidPod, "runAsNonRoot policy violated")
 	// ErrInvalidSeccompProfile marks a seccomp profile that cannot be turned into a CRI profile.
-	ErrInvalidSeccompProfile = errors.New("invalid seccomp profile")
+	ErrInvalidSeccompProfile = errkind.Sentinel(errkind.InvalidPod, "invalid seccomp profile")
 	// ErrInvalidAppArmorProfile marks an AppArmor profile that cannot be turned into a CRI profile.
-	ErrInvalidAppArmorProfile = errors.New("invalid apparmor profile")
+	ErrInvalidAppArmorProfile = errkind.Sentinel(errkind.InvalidPod, "invalid apparmor profile")
 	// ErrUnsupportedSupplementalGroupsPolicy marks a supplementalGroupsPolicy CRI does not know.
-	ErrUnsupportedSupplementalGroupsPolicy = errors.New("unsupported supplementalGroupsPolicy")
+	ErrUnsupportedSupplementalGroupsPolicy = errkind.Sentinel(errkind.InvalidPod, "unsupported supplementalGroupsPolicy")
 	// ErrUserNamespacesUnsupported marks a pod with hostUsers: false that the runtime (or the
 	// runtime handler) cannot give a user namespace.
-	ErrUserNamespacesUnsupported = errors.New("user namespaces unsupported")
+	ErrUserNamespacesUnsupported = errkind.Sentinel(errkind.InvalidPod, "user namespaces unsupported")
 	// ErrInvalidInput marks a call with a missing pod or container.
-	ErrInvalidInput = errors.New("invalid input")
+	ErrInvalidInput = errkind.Sentinel(errkind.InvalidPod, "invalid input")
 )
 
 // kindError is the shared error type: kubelet's text, a category and a cause.

@@ -1,8 +1,6 @@
 package subpath
 
 import (
-	"errors"
-
 	"github.com/podconfig/podconfig/internal/errkind"
 )
 
@@ -10,19 +8,19 @@ import (
 // category with errors.Is, while its text stays the one kubelet prints.
 var (
 	// ErrNotSupported is returned by every operation on operating systems other than Linux.
-	ErrNotSupported = errors.New("subpath operations are not supported on this operating system")
+	ErrNotSupported = errkind.Sentinel(errkind.InvalidOptions, "subpath operations are not supported on this operating system")
 	// ErrInvalidName is returned when a volume name, container name or mount index could not be
 	// used as a single host path element (empty, ".", "..", holding "/" or NUL, or negative).
-	ErrInvalidName = errors.New("invalid subpath name")
+	ErrInvalidName = errkind.Sentinel(errkind.InvalidPod, "invalid subpath name")
 	// ErrOutsideBase is returned when a path resolves, lexically or through a symlink, outside the
 	// directory it must stay in.
-	ErrOutsideBase = errors.New("path escapes its base directory")
+	ErrOutsideBase = errkind.Sentinel(errkind.InvalidPod, "path escapes its base directory")
 	// ErrUnexpectedFile is returned when a path element is a symlink that appeared after the path
 	// was resolved, or a file that is not a directory where a directory is needed.
-	ErrUnexpectedFile = errors.New("unexpected file type in path")
+	ErrUnexpectedFile = errkind.Sentinel(errkind.InvalidPod, "unexpected file type in path")
 	// ErrMountPoint is returned by RemoveAllOneFilesystem and CleanupPodDir when they stop at
-	// something still mounted, which they never remove or walk into.
-	ErrMountPoint = errors.New("path is a mount point")
+	// something still mounted, which they never remove or walk into: retry once it is unmounted.
+	ErrMountPoint = errkind.Sentinel(errkind.DependencyFailed, "path is a mount point")
 )
 
 // kindError is the shared error type: kubelet's text, a category and a cause.

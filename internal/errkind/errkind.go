@@ -2,7 +2,7 @@ package errkind
 
 // Error is an error whose text is Msg and which unwraps to Kind and, when set, Cause.
 type Error struct {
-	// Kind is the category sentinel, e.g. mounts.ErrInvalidSubPath.
+	// Kind is the sentinel, e.g. mounts.ErrInvalidSubPath; its category is the error's.
 	Kind error
 	// Msg is the whole error text.
 	Msg string
