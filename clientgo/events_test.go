@@ -129,7 +129,7 @@ func TestRecorderBroadcaster(t *testing.T) {
 	r := clientgo.Recorder{Events: broadcaster.NewRecorder(scheme.Scheme, v1.EventSource{Component: "vk-provider"})}
 
 	pod := eventPod()
-	_, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.EnvInput{
+	_, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.PodEnvInput{
 		Pod: pod, ConfigMaps: clientgo.FromClientset(client, "vk-node").ConfigMaps,
 	})
 	require.NoError(t, err)

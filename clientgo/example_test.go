@@ -36,7 +36,7 @@ func ExampleFromInformers() {
 				LocalObjectReference: v1.LocalObjectReference{Name: "settings"}, Key: "level"}},
 		}}}}},
 	}
-	envs, _, err := configgen.MakePodEnvironmentVariables(ctx, configgen.EnvInput{
+	envs, _, err := configgen.MakePodEnvironmentVariables(ctx, configgen.PodEnvInput{
 		Pod: pod, ConfigMaps: sources.ConfigMaps, Secrets: sources.Secrets, Services: sources.Services, Node: sources.Node,
 	})
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/podconfig/podconfig/configgen"
 )
 
-// Sources are the getters configgen.Options and configgen.EnvInput take. Copy them into either.
+// Sources are the getters configgen.Options, configgen.EnvInput and configgen.PodEnvInput take.
+// Copy them into any of them.
 type Sources struct {
 	ConfigMaps configgen.ConfigMapGetter
 	Secrets    configgen.SecretGetter

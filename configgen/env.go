@@ -58,12 +58,15 @@ type EnvInput struct {
 	// the node's allocatable resources as the default limits of resourceFieldRef.
 	PodLevelResources bool
 	// UnknownIPs says what status.podIP(s) and status.hostIP(s) become before they are known.
-	// The zero value is kubelet's behaviour; MakePodEnvironmentVariables takes it as
-	// UnknownIPsFail.
+	// The zero value, UnknownIPsAsKubelet, is kubelet's behaviour.
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+}
 
+// envCall is one call's input with what the Generator and MakePodEnvironmentVariables lend it.
+type envCall struct {
+	EnvInput
 	// pod carries what MakePodEnvironmentVariables computes once for all of a pod's containers.
 	pod *podShared
 	// serviceCache is the Generator's cache of service variables, nil outside a Generator.
@@ -161,7 +164,7 @@ const (
 	// unknown" (ErrNode, ErrIPNotKnown).
 	UnknownIPsAsKubelet UnknownIPPolicy = iota
 	// UnknownIPsFail fails both with ErrIPNotKnown, an ErrDependencyFailed: retry once the IP is
-	// known. The default of MakePodEnvironmentVariables.
+	// known.
 	UnknownIPsFail
 	// UnknownIPsEmpty makes both empty, each with a warning (ReasonPodIPNotKnown,
 	// ReasonHostIPNotKnown).
@@ -188,14 +191,14 @@ const (
 // (ReasonOptionalConfigMapNotFound and the others), the reason an env file could not be parsed;
 // each names the container.
 func MakeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
-	envs, warnings, err := makeEnvironmentVariables(ctx, in)
+	envs, warnings, err := makeEnvironmentVariables(ctx, envCall{EnvInput: in})
 	if err != nil {
 		return nil, warnings, asError(err, ReasonFailedToCreateEnvVars, in.Pod, in.Container)
 	}
 	return envs, warnings, nil
 }
 
-func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []Warning, error) {
+func makeEnvironmentVariables(ctx context.Context, in envCall) ([]EnvVar, []Warning, error) {
 	envs, warnings, _, _, err := makeEnvironmentVariablesWithin(ctx, in, in.ExpansionLimits.budget())
 	return envs, warnings, err
 }
@@ -205,7 +208,7 @@ func makeEnvironmentVariables(ctx context.Context, in EnvInput) ([]EnvVar, []War
 // the builder holds its own copy, so no pointer to the caller's escapes.) checked is the number of
 // variables at the end of the result that are known to pass checkEnv: service variables the
 // Generator's cache checked when it stored them.
-func makeEnvironmentVariablesWithin(ctx context.Context, in EnvInput, budget expansionBudget) (envs []EnvVar, warnings []Warning, left expansionBudget, checked int, err error) {
+func makeEnvironmentVariablesWithin(ctx context.Context, in envCall, budget expansionBudget) (envs []EnvVar, warnings []Warning, left expansionBudget, checked int, err error) {
 	if in.Pod == nil || in.Container == nil {
 		return nil, nil, budget, 0, newEnvError(ErrInvalidPod, "invalid input, pod and container cannot be nil", nil)
 	}
@@ -286,7 +289,7 @@ func isStaticPod(pod *v1.Pod) bool {
 // duplicates nor $(VAR) lookups need a Go map per call.
 type envBuilder struct {
 	ctx    context.Context
-	in     EnvInput
+	in     envCall
 	budget expansionBudget
 
 	all   []EnvVar // the result: room for the defined variables, then the service variables

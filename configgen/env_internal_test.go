@@ -15,7 +15,7 @@ import (
 // An object that gains keys between being counted and being read must not break the builder:
 // the table grows and the result still holds every variable once, service variables after.
 func TestEnvBuilderMoreDefinitionsThanReserved(t *testing.T) {
-	b := &envBuilder{in: EnvInput{Pod: &v1.Pod{}, Container: &v1.Container{}}}
+	b := &envBuilder{in: envCall{EnvInput: EnvInput{Pod: &v1.Pod{}, Container: &v1.Container{}}}}
 	b.svcCount = 1
 	b.reserve(1)
 	b.all[1] = EnvVar{Name: "SVC", Value: "s"}
@@ -116,7 +116,7 @@ func TestLookupResultAnswersAsTheEnvironment(t *testing.T) {
 			Spec: v1.PodSpec{EnableServiceLinks: new(true), Containers: []v1.Container{{Name: "c", Env: env}}}}
 		cache := &serviceEnvCache{}
 		scratch := &envScratch{}
-		in := EnvInput{Pod: pod, Container: &pod.Spec.Containers[0], Services: lister, serviceCache: cache, scratch: scratch}
+		in := envCall{EnvInput: EnvInput{Pod: pod, Container: &pod.Spec.Containers[0], Services: lister}, serviceCache: cache, scratch: scratch}
 		if cached {
 			_, _, _, _, err := makeEnvironmentVariablesWithin(context.Background(), in, ExpansionLimits{}.budget())
 			assert.NoError(t, err)

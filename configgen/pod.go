@@ -2,6 +2,7 @@ package configgen
 
 import (
 	"context"
+	"net"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -77,36 +78,66 @@ type ContainerEnv struct {
 	Env []v1.EnvVar
 }
 
+// PodEnvInput is the input of MakePodEnvironmentVariables: EnvInput without the container, since
+// the call resolves every container of the pod. Each field means what EnvInput's does.
+type PodEnvInput struct {
+	// Pod is the pod; pod.spec.enableServiceLinks must be set, as the API server's defaulting does.
+	Pod *v1.Pod
+	// PodIPs are the sandbox IPs as the runtime reported them; none while the pod has no IP.
+	PodIPs []string
+	// NodeIPs are the kubelet's configured node IPs (--node-ip); see EnvInput.NodeIPs.
+	NodeIPs []net.IP
+	// Volumes are the pod's mounted volumes, for fileKeyRef.
+	Volumes mounts.VolumeMap
+	// ConfigMaps, Secrets, Services and Node serve the pod's references; nil as in EnvInput.
+	ConfigMaps ConfigMapGetter
+	Secrets    SecretGetter
+	Services   ServiceLister
+	Node       NodeGetter
+	// Files reads the env files of fileKeyRef; nil is the host's file system.
+	Files EnvFileFS
+	// EnvFiles and PodLevelResources are the feature gates of the same names.
+	EnvFiles, PodLevelResources bool
+	// UnknownIPs says what status.podIP(s) and status.hostIP(s) become before they are known.
+	// The zero value, UnknownIPsAsKubelet, is kubelet's behaviour, as in EnvInput; a provider
+	// that resolves the environment before the pod has an IP chooses UnknownIPsEmpty to go on,
+	// or UnknownIPsFail to retry once the IPs are known.
+	UnknownIPs UnknownIPPolicy
+	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
+	ExpansionLimits ExpansionLimits
+}
+
 // MakePodEnvironmentVariables resolves the environment of every container of in.Pod (init,
 // sidecar, regular and ephemeral, in PodContainers' order) with MakeEnvironmentVariables, for a
-// provider that passes plain values to its runtime. in.Container is ignored. The Services are
-// listed, and their variables built, once for the whole pod. An in.UnknownIPs of UnknownIPsAsKubelet is taken as
-// UnknownIPsFail: a provider that resolves the environment before the pod has an IP chooses
-// UnknownIPsEmpty to go on.
+// provider that passes plain values to its runtime. The Services are listed, and their variables
+// built, once for the whole pod.
 //
 // The warnings of every container come back together, each naming its container. The first
 // container that fails stops the call with its *Error, which names the container.
-func MakePodEnvironmentVariables(ctx context.Context, in EnvInput) ([]ContainerEnv, []Warning, error) {
+func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) ([]ContainerEnv, []Warning, error) {
 	if in.Pod == nil {
 		return nil, nil, asError(newEnvError(ErrInvalidPod, "invalid input, pod cannot be nil", nil), ReasonFailedToCreateEnvVars, nil, nil)
 	}
-	if in.UnknownIPs == UnknownIPsAsKubelet {
-		in.UnknownIPs = UnknownIPsFail
-	}
+	call := envCall{EnvInput: EnvInput{
+		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
+		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Node: in.Node, Files: in.Files,
+		EnvFiles: in.EnvFiles, PodLevelResources: in.PodLevelResources,
+		UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+	}}
 	if in.Services != nil {
-		in.Services = &listedServices{lister: in.Services}
+		call.Services = &listedServices{lister: in.Services}
 	}
-	in.pod = &podShared{}
-	in.scratch = &in.pod.envScratch
+	call.pod = &podShared{}
+	call.scratch = &call.pod.envScratch
 	containers := PodContainers(in.Pod)
 	out := make([]ContainerEnv, len(containers))
 	var warnings []Warning
 	for i, pc := range containers {
-		in.Container = pc.Container
-		envs, ws, err := MakeEnvironmentVariables(ctx, in)
+		call.Container = pc.Container
+		envs, ws, err := makeEnvironmentVariables(ctx, call)
 		warnings = append(warnings, ws...)
 		if err != nil {
-			return nil, warnings, err
+			return nil, warnings, asError(err, ReasonFailedToCreateEnvVars, in.Pod, pc.Container)
 		}
 		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs)}
 	}

@@ -13,7 +13,7 @@ import (
 // benchPodEnvInput is benchEnvInput's pod with three containers (an init container, the app and
 // a sidecar-style second container), each with the app's env, envFrom and resources, and 10
 // Services in the namespace.
-func benchPodEnvInput() configgen.EnvInput {
+func benchPodEnvInput() configgen.PodEnvInput {
 	in := benchEnvInput(2)
 	pod := in.Pod.DeepCopy()
 	app := pod.Spec.Containers[0]
@@ -22,8 +22,7 @@ func benchPodEnvInput() configgen.EnvInput {
 	pod.Spec.InitContainers = []v1.Container{initC}
 	pod.Spec.Containers = append(pod.Spec.Containers, second)
 	in.Pod = pod
-	in.Container = nil
-	return in
+	return podInput(in)
 }
 
 // The whole-pod helper against MakeEnvironmentVariables called once per container, the way a
@@ -45,7 +44,8 @@ func BenchmarkPodEnvironment(b *testing.B) {
 		}
 	})
 	b.Run("MakeEnvironmentVariablesPerContainer", func(b *testing.B) {
-		in := benchPodEnvInput()
+		pod := benchPodEnvInput()
+		in := configgen.EnvInput{Pod: pod.Pod, ConfigMaps: pod.ConfigMaps, Secrets: pod.Secrets, Services: pod.Services, Node: pod.Node, PodIPs: pod.PodIPs, NodeIPs: pod.NodeIPs}
 		containers := configgen.PodContainers(in.Pod)
 		b.ReportAllocs()
 		defer benchpod.ReportCPU(b)()

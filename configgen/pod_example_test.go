@@ -23,7 +23,7 @@ func ExampleMakePodEnvironmentVariables() {
 			Containers:         []v1.Container{{Name: "cart", Env: []v1.EnvVar{ip, {Name: "URL", Value: "http://$(POD_IP):8080"}}}},
 		},
 	}
-	envs, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.EnvInput{
+	envs, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.PodEnvInput{
 		Pod: pod, UnknownIPs: configgen.UnknownIPsEmpty,
 	})
 	if err != nil {

@@ -45,8 +45,8 @@ func wholePod() *v1.Pod {
 	}
 }
 
-func wholePodInput(pod *v1.Pod) configgen.EnvInput {
-	return configgen.EnvInput{
+func wholePodInput(pod *v1.Pod) configgen.PodEnvInput {
+	return configgen.PodEnvInput{
 		Pod:        pod,
 		ConfigMaps: configMaps(cm("ns", "settings", map[string]string{"level": "debug"})),
 		Secrets:    secrets(secret("ns", "creds", map[string]string{"token": "s3cr3t"})),
@@ -155,13 +155,13 @@ func TestMakePodEnvironmentVariablesError(t *testing.T) {
 	assert.Equal(t, configgen.ReasonMandatorySecretNotFound, e.Reason)
 	assert.ErrorIs(t, err, configgen.ErrDependencyFailed)
 
-	_, _, err = configgen.MakePodEnvironmentVariables(context.Background(), configgen.EnvInput{})
+	_, _, err = configgen.MakePodEnvironmentVariables(context.Background(), configgen.PodEnvInput{})
 	assert.ErrorIs(t, err, configgen.ErrInvalidPod)
 }
 
-// A provider resolves env before the pod has an IP: by default that fails (retry later); with
-// UnknownIPsEmpty the variables are empty with a warning. MakeEnvironmentVariables keeps
-// kubelet's behaviour unless asked.
+// A provider resolves env before the pod has an IP: the zero policy is kubelet's behaviour in both
+// calls; UnknownIPsFail fails (retry later); with UnknownIPsEmpty the variables are empty with a
+// warning.
 func TestUnknownIPPolicy(t *testing.T) {
 	noAddress := staticNode(&v1.Node{})
 	tests := []struct {
@@ -174,12 +174,13 @@ func TestUnknownIPPolicy(t *testing.T) {
 		wantReasons  []string
 		wantCategory error
 	}{
-		{name: "whole pod, default: status.podIP before the IP is known fails, retry", path: "status.podIP", wholePod: true,
-			wantErr: `pod ns/web-0 container "app": status.podIP is not known yet: the pod has no IP`, wantCategory: configgen.ErrDependencyFailed},
-		{name: "whole pod, default: status.podIPs fails too", path: "status.podIPs", wholePod: true,
-			wantErr: `pod ns/web-0 container "app": status.podIPs is not known yet: the pod has no IP`, wantCategory: configgen.ErrDependencyFailed},
-		{name: "whole pod, default: status.hostIP with a node without address fails as kubelet", path: "status.hostIP", wholePod: true,
+		{name: "whole pod, as kubelet (the zero value, as for one container): status.podIP is empty, silently", path: "status.podIP", wholePod: true, want: ""},
+		{name: "whole pod, as kubelet: status.hostIP with a node without address fails as kubelet", path: "status.hostIP", wholePod: true,
 			wantErr: "host IP unknown; known addresses: []", wantCategory: configgen.ErrDependencyFailed},
+		{name: "whole pod, fail: status.podIP before the IP is known fails, retry", path: "status.podIP", wholePod: true, policy: configgen.UnknownIPsFail,
+			wantErr: `pod ns/web-0 container "app": status.podIP is not known yet: the pod has no IP`, wantCategory: configgen.ErrDependencyFailed},
+		{name: "whole pod, fail: status.podIPs fails too", path: "status.podIPs", wholePod: true, policy: configgen.UnknownIPsFail,
+			wantErr: `pod ns/web-0 container "app": status.podIPs is not known yet: the pod has no IP`, wantCategory: configgen.ErrDependencyFailed},
 		{name: "whole pod, empty: status.podIP is empty with a warning", path: "status.podIP", wholePod: true, policy: configgen.UnknownIPsEmpty,
 			want: "", wantReasons: []string{configgen.ReasonPodIPNotKnown}},
 		{name: "whole pod, empty: status.hostIPs is empty with a warning", path: "status.hostIPs", wholePod: true, policy: configgen.UnknownIPsEmpty,
@@ -203,9 +204,8 @@ func TestUnknownIPPolicy(t *testing.T) {
 			var warnings []configgen.Warning
 			var err error
 			if tt.wholePod {
-				in.Container = nil
 				var got []configgen.ContainerEnv
-				got, warnings, err = configgen.MakePodEnvironmentVariables(context.Background(), in)
+				got, warnings, err = configgen.MakePodEnvironmentVariables(context.Background(), podInput(in))
 				if err == nil {
 					require.Len(t, got, 1)
 					require.Len(t, got[0].Env, 1)
@@ -233,8 +233,7 @@ func TestUnknownIPPolicy(t *testing.T) {
 	t.Run("a known IP is used whatever the policy", func(t *testing.T) {
 		pod := testPod(fieldEnv("V", "status.podIP"))
 		pod.Spec.EnableServiceLinks = ptr.To(false)
-		in := envInput(pod)
-		in.Container = nil
+		in := podInput(envInput(pod))
 		in.PodIPs = []string{"10.244.0.9"}
 		got, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), in)
 		require.NoError(t, err)
@@ -263,4 +262,14 @@ func TestMakePodVolumeMounts(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, "app", e.Container)
 	assert.ErrorIs(t, err, configgen.ErrInvalidPod)
+}
+
+// podInput is in for the whole pod.
+func podInput(in configgen.EnvInput) configgen.PodEnvInput {
+	return configgen.PodEnvInput{
+		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
+		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Services: in.Services, Node: in.Node, Files: in.Files,
+		EnvFiles: in.EnvFiles, PodLevelResources: in.PodLevelResources,
+		UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+	}
 }

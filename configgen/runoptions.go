@@ -83,7 +83,7 @@ type runOptions struct {
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
 // expanded and checked before any host effect, and returned. A non-nil scratch lends the
-// environment, the mounts and the options themselves their space (EnvInput.scratch,
+// environment, the mounts and the options themselves their space (envCall.scratch,
 // mounts.AppendMounts): the caller reads opts only until it gives scratch back.
 func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, scratch *envScratch) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
@@ -151,10 +151,12 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
 	// One expansion budget covers the container's env values, then its command and args.
-	envs, envWarnings, budget, checked, err := makeEnvironmentVariablesWithin(ctx, EnvInput{
-		Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
-		ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
-		Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
+	envs, envWarnings, budget, checked, err := makeEnvironmentVariablesWithin(ctx, envCall{
+		EnvInput: EnvInput{
+			Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
+			ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
+			Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
+		},
 		serviceCache: g.services, scratch: scratch,
 	}, g.opts.ExpansionLimits.budget())
 	if err != nil {

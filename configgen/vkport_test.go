@@ -190,7 +190,7 @@ func TestVirtualKubeletEnvScenarios(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(&in)
 			}
-			got, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), in)
+			got, warnings, err := configgen.MakePodEnvironmentVariables(context.Background(), podInput(in))
 			assert.Equal(t, tt.wantWarnings, reasons(warnings), "warnings: %v", warnings)
 			if tt.wantErr != "" {
 				require.EqualError(t, err, tt.wantErr)
@@ -247,7 +247,7 @@ func TestVirtualKubeletServiceScenario(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "foo", Name: "test-pod-name"},
 				Spec: v1.PodSpec{EnableServiceLinks: ptr.To(tt.links), Containers: []v1.Container{{Name: "c", Env: []v1.EnvVar{lit("FOO", "foo_value")}}}}}
-			got, _, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.EnvInput{Pod: p, Services: store})
+			got, _, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.PodEnvInput{Pod: p, Services: store})
 			require.NoError(t, err)
 			assert.ElementsMatch(t, tt.want, got[0].Env)
 		})

@@ -178,7 +178,7 @@ func run(ctx context.Context, out io.Writer) error {
 // createPod is the provider's CreatePod: resolve, check, record, and build the remote request.
 // The pod has no IP yet (the remote runtime assigns it), so status.podIP is empty with an event.
 func (p *provider) createPod(ctx context.Context, pod *v1.Pod) (RemotePod, error) {
-	envs, warnings, err := configgen.MakePodEnvironmentVariables(ctx, configgen.EnvInput{
+	envs, warnings, err := configgen.MakePodEnvironmentVariables(ctx, configgen.PodEnvInput{
 		Pod: pod, ConfigMaps: p.sources.ConfigMaps, Secrets: p.sources.Secrets,
 		Services: p.sources.Services, Node: p.sources.Node,
 		UnknownIPs: configgen.UnknownIPsEmpty,
