@@ -11,6 +11,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/resources"
 )
 
 // EnvVar is one environment variable of a container (kubelet: kubecontainer.EnvVar).
@@ -215,7 +216,7 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in envCall, budget expa
 	if in.Pod.Spec.EnableServiceLinks == nil {
 		return nil, nil, budget, 0, newEnvError(ErrServiceLinksUnset, "nil pod.spec.enableServiceLinks encountered, cannot construct envvars", nil)
 	}
-	if in.Services != nil && !isStaticPod(in.Pod) {
+	if in.Services != nil && !resources.IsStaticPod(in.Pod) {
 		if sc, ok := in.Services.(ServiceSyncChecker); ok && !sc.HasSynced() {
 			return nil, nil, budget, 0, newEnvError(ErrServicesNotSynced, "services have not yet been read at least once, cannot construct envvars", nil)
 		}
@@ -275,13 +276,6 @@ func makeEnvironmentVariablesWithin(ctx context.Context, in envCall, budget expa
 		checked = len(out) - len(b.vars)
 	}
 	return out, b.warnings, b.budget, checked, nil
-}
-
-// isStaticPod reports whether the pod came from a file or URL rather than the API server
-// (kubelet: kubetypes.IsStaticPod).
-func isStaticPod(pod *v1.Pod) bool {
-	source, ok := pod.Annotations["kubernetes.io/config.source"]
-	return ok && source != "api"
 }
 
 // envBuilder holds the state of one MakeEnvironmentVariables call. The defined variables live in

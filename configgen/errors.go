@@ -32,10 +32,14 @@ const (
 	// ReasonFailedCreatePodSandBox: GeneratePodSandboxConfig failed; kubelet records the event
 	// "Failed to create pod sandbox: " followed by the error's text under this reason.
 	ReasonFailedCreatePodSandBox = "FailedCreatePodSandBox"
-	// ReasonFailedToMakePodDataDirectories: MakePodDataDirs failed. Kubelet records it with the
-	// message "error making pod data directories: " and the error's text; its reason is
-	// kubelet's events.FailedToMakePodDataDirectories, the generic "Failed".
-	ReasonFailedToMakePodDataDirectories = "Failed"
+	// ReasonFailed is kubelet's generic event reason "Failed", the Reason of an *Error from
+	// MakePodDataDirs: kubelet records that failure under it (its constant is named
+	// FailedToMakePodDataDirectories) with the message "error making pod data directories: "
+	// and the error's text.
+	ReasonFailed = "Failed"
+
+	// Deprecated: use ReasonFailed, which is what the value always was.
+	ReasonFailedToMakePodDataDirectories = ReasonFailed
 )
 
 // Error is the error the Generator's methods, MakeEnvironmentVariables and the whole-pod helpers
@@ -49,7 +53,7 @@ type Error struct {
 	// Reason is a CamelCase reason for an event or a container's waiting state: one of the
 	// environment's (ReasonMandatoryConfigMapNotFound, ReasonFailedToCreateEnvVars, ...) when the
 	// environment failed, else ReasonCreateContainerConfigError for a container,
-	// ReasonFailedCreatePodSandBox for a sandbox and ReasonFailedToMakePodDataDirectories for the
+	// ReasonFailedCreatePodSandBox for a sandbox and ReasonFailed for the
 	// pod's directories.
 	Reason string
 	// Pod is the pod's namespace/name; Container the container's name, empty for the sandbox.

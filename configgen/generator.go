@@ -12,7 +12,9 @@ import (
 	"github.com/podconfig/podconfig/blockdev"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/errkind"
+	"github.com/podconfig/podconfig/internal/keylock"
 	"github.com/podconfig/podconfig/internal/pathelem"
+	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
@@ -72,19 +74,13 @@ type Generator struct {
 	// podDirLocks serialise, for one pod, a call's span from making the pod's data directories
 	// to its last step that can fail and take them back, so that one call never removes
 	// directories another has just found and relies on. A pod's UID picks one of a fixed set.
-	podDirLocks [podDirLockCount]sync.Mutex
+	podDirLocks keylock.Set
 }
 
-const podDirLockCount = 32
-
 // lockPodDirs locks the pod's entry of podDirLocks and returns it, for the caller to unlock.
+// Pods that share an entry only wait for each other's few lookups.
 func (g *Generator) lockPodDirs(pod *v1.Pod) *sync.Mutex {
-	// FNV-1a of the UID: pods that share an entry only wait for each other's few lookups.
-	h := uint32(2166136261)
-	for i := 0; i < len(pod.UID); i++ {
-		h = (h ^ uint32(pod.UID[i])) * 16777619
-	}
-	mu := &g.podDirLocks[h%podDirLockCount]
+	mu := g.podDirLocks.For(string(pod.UID))
 	mu.Lock()
 	return mu
 }
@@ -107,7 +103,7 @@ func New(opts Options) (*Generator, error) {
 		g.opts.RootDir = DefaultRootDir
 	}
 	if g.opts.PodLogsDir == "" {
-		g.opts.PodLogsDir = DefaultPodLogsDir
+		g.opts.PodLogsDir = logs.DefaultPodLogsDirectory
 	}
 	if !filepath.IsAbs(g.opts.RootDir) || !filepath.IsAbs(g.opts.PodLogsDir) {
 		return nil, fmt.Errorf("%w: RootDir %q and PodLogsDir %q must be absolute", ErrInvalidOptions, g.opts.RootDir, g.opts.PodLogsDir)

@@ -10,16 +10,17 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 )
 
-// Kubelet's defaults for the directories a Generator writes under.
-const (
-	DefaultRootDir    = "/var/lib/kubelet"
-	DefaultPodLogsDir = "/var/log/pods"
-)
+// DefaultRootDir is kubelet's default --root-dir, under which a Generator writes pod directories.
+const DefaultRootDir = "/var/lib/kubelet"
+
+// Deprecated: use logs.DefaultPodLogsDirectory, the one home of the pod logs directory.
+const DefaultPodLogsDir = logs.DefaultPodLogsDirectory
 
 // Options configures a Generator for one node: the node's facts, the kubelet settings that change
 // container configs, the sources of API objects, and the host backends. A nil dependency gets the
@@ -42,7 +43,7 @@ type Options struct {
 	// RootDir is kubelet's --root-dir; empty means DefaultRootDir. Pod directories are
 	// <RootDir>/pods/<uid>.
 	RootDir string
-	// PodLogsDir is kubelet's podLogsDirectory; empty means DefaultPodLogsDir.
+	// PodLogsDir is kubelet's podLogsDirectory; empty means logs.DefaultPodLogsDirectory.
 	PodLogsDir string
 	// FeatureGates are the node's feature gates; nil means DefaultFeatureGates().
 	FeatureGates *FeatureGates

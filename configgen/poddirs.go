@@ -39,13 +39,13 @@ func (g *Generator) PodDataDirs(pod *v1.Pod) ([]string, error) {
 // the pod's spec has passed every check, so the pod's etc-hosts file and container directories
 // have a parent even for a pod with no volumes (kubelet's volume manager would otherwise be the
 // first to make the pod directory). Call it yourself to make the directories before mounting
-// volumes. A failure is an *Error (ReasonFailedToMakePodDataDirectories; ErrHost, with
+// volumes. A failure is an *Error (ReasonFailed; ErrHost, with
 // ErrDependencyFailed as its category) naming the pod; kubelet's event text is kept.
 func (g *Generator) MakePodDataDirs(pod *v1.Pod) error {
 	if err := g.built(); err != nil {
-		return asError(err, ReasonFailedToMakePodDataDirectories, pod, nil)
+		return asError(err, ReasonFailed, pod, nil)
 	}
-	return asError(g.makePodDataDirs(pod), ReasonFailedToMakePodDataDirectories, pod, nil)
+	return asError(g.makePodDataDirs(pod), ReasonFailed, pod, nil)
 }
 
 func (g *Generator) makePodDataDirs(pod *v1.Pod) error {

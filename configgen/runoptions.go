@@ -193,20 +193,12 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	mountsIn := mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
 		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs, scratch), SupportsRecursiveReadOnly: supportsRRO,
-		// hosts.MakeHostsFile, with the file's path made once with the pod directory's: the pod
-		// directory is absolute and clean, so it is hosts.EtcHostsPath(podDir).
+		// The write is deferred (hostsFile) until nothing else can fail.
 		EnsureHostsFile: func() (string, error) {
-			content, err := hosts.HostsFileContent(hosts.HostsFileOptions{
-				PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
+			return hosts.MakeHostsFile(hostsFile, hosts.HostsFileOptions{
+				PodDir: podDir, PodIPs: podIPs, HostName: hostname, HostDomainName: domain,
 				HostAliases: pod.Spec.HostAliases, HostNetwork: pod.Spec.HostNetwork, NodeHosts: g.opts.NodeHosts,
 			})
-			if err != nil {
-				return "", err
-			}
-			if err := hosts.EnsureHostsFile(hostsFile, podHostsFile, content); err != nil {
-				return "", err
-			}
-			return podHostsFile, nil
 		},
 	}
 	var undo func()

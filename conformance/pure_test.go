@@ -127,7 +127,7 @@ func TestHostnameAndHostsFile(t *testing.T) {
 						for _, ip := range ips {
 							for _, a := range aliases {
 								k := kubeletside.ManagedHostsFileContent(ip, kh, kd, a)
-								p, err := hosts.ManagedHostsFileContent(ip, ph, pd, a)
+								p, err := hosts.HostsFileContent(hosts.HostsFileOptions{PodIPs: ip, HostName: ph, HostDomainName: pd, HostAliases: a})
 								if err != nil || !bytes.Equal(k, p) {
 									t.Errorf("hosts file %v %q %q %v: kubelet %q, podconfig %q %v", ip, kh, kd, a, k, p, err)
 								}

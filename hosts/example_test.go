@@ -12,9 +12,9 @@ import (
 	"github.com/podconfig/podconfig/hosts"
 )
 
-// ExampleManagedHostsFileContent renders the /etc/hosts of a dual-stack pod with a subdomain and a
+// ExampleHostsFileContent renders the /etc/hosts of a dual-stack pod with a subdomain and a
 // hostAlias, as kubelet writes it.
-func ExampleManagedHostsFileContent() {
+func ExampleHostsFileContent() {
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "shop"},
 		Spec: v1.PodSpec{
@@ -26,7 +26,9 @@ func ExampleManagedHostsFileContent() {
 	if err != nil {
 		panic(err)
 	}
-	content, err := hosts.ManagedHostsFileContent([]string{"10.244.1.7", "fd00::7"}, hostname, domain, pod.Spec.HostAliases)
+	content, err := hosts.HostsFileContent(hosts.HostsFileOptions{
+		PodIPs: []string{"10.244.1.7", "fd00::7"}, HostName: hostname, HostDomainName: domain, HostAliases: pod.Spec.HostAliases,
+	})
 	if err != nil {
 		panic(err)
 	}
@@ -46,10 +48,10 @@ func ExampleManagedHostsFileContent() {
 	// 10.1.0.9	db	db.internal
 }
 
-// ExampleManagedHostsFileContent_injection shows a hostAlias that tries to add a line of its own.
-func ExampleManagedHostsFileContent_injection() {
+// ExampleHostsFileContent_injection shows a hostAlias that tries to add a line of its own.
+func ExampleHostsFileContent_injection() {
 	aliases := []v1.HostAlias{{IP: "10.1.0.9", Hostnames: []string{"db\n10.6.6.6\tbank.example.com"}}}
-	_, err := hosts.ManagedHostsFileContent([]string{"10.244.1.7"}, "web-0", "", aliases)
+	_, err := hosts.HostsFileContent(hosts.HostsFileOptions{PodIPs: []string{"10.244.1.7"}, HostName: "web-0", HostAliases: aliases})
 	fmt.Println(errors.Is(err, hosts.ErrInvalidHostsEntry))
 	fmt.Println(strings.SplitAfter(err.Error(), "Invalid value: ")[0])
 	// Output:
@@ -81,9 +83,9 @@ func ExampleMakeHostsFile() {
 	// 10.0.0.2	node-a
 }
 
-// ExampleHostsFileContent renders the hosts file of a host-network pod: the node's own file with
+// ExampleHostsFileContent_hostNetwork renders the hosts file of a host-network pod: the node's own file with
 // the pod's hostAliases after it.
-func ExampleHostsFileContent() {
+func ExampleHostsFileContent_hostNetwork() {
 	content, err := hosts.HostsFileContent(hosts.HostsFileOptions{
 		HostNetwork: true,
 		NodeHosts:   func() ([]byte, error) { return []byte("127.0.0.1\tlocalhost\n10.0.0.1\tnode-a\n"), nil },

@@ -37,7 +37,7 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 		if msgs := dns1123SubdomainErrors(override); len(msgs) != 0 {
 			return "", "", nil, invalidName("pod HostnameOverride %q is not a valid DNS subdomain: %s", override, msgs)
 		}
-		hostname, warnings, err = TruncatePodHostnameIfNeeded(pod.Name, override)
+		hostname, warnings, err = truncatePodHostnameIfNeeded(pod.Name, override)
 		if err != nil {
 			return "", "", warnings, err
 		}
@@ -53,7 +53,7 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 	} else if msgs := dns1123SubdomainErrors(pod.Name); len(msgs) != 0 {
 		return "", "", nil, invalidName("pod name %q is not a valid DNS subdomain: %s", pod.Name, msgs)
 	}
-	hostname, warnings, err = TruncatePodHostnameIfNeeded(pod.Name, hostname)
+	hostname, warnings, err = truncatePodHostnameIfNeeded(pod.Name, hostname)
 	if err != nil {
 		return "", "", warnings, err
 	}
@@ -76,10 +76,10 @@ func invalidName(format, value string, msgs []string) error {
 	return &kindError{Kind: ErrInvalidHostname, Msg: fmt.Sprintf(format, value, strings.Join(msgs, ";"))}
 }
 
-// TruncatePodHostnameIfNeeded cuts hostname to 63 bytes and then drops trailing '-' and '.', as
+// truncatePodHostnameIfNeeded cuts hostname to 63 bytes and then drops trailing '-' and '.', as
 // kubelet's truncatePodHostnameIfNeeded does; a hostname that fits is returned unchanged. The
 // truncation, which kubelet logs, is returned as a warning. Nothing left is an error naming podName.
-func TruncatePodHostnameIfNeeded(podName, hostname string) (string, []string, error) {
+func truncatePodHostnameIfNeeded(podName, hostname string) (string, []string, error) {
 	if len(hostname) <= HostnameMaxLen {
 		return hostname, nil, nil
 	}

@@ -22,7 +22,7 @@ const (
 	aliasesHeader = "\n# Entries added by HostAliases.\n"
 )
 
-// ManagedHostsFileContent returns the /etc/hosts of a pod on the pod network, byte for byte as
+// managedHostsFileContent returns the /etc/hosts of a pod on the pod network, byte for byte as
 // kubelet's managedHostsFileContent writes it: a header, the loopback entries, one line per pod IP in
 // the order given ("<ip>\t<hostname>.<domain>\t<hostname>", or "<ip>\t<hostname>" without a domain),
 // then the hostAliases block. The result is built in one allocation of the exact size.
@@ -32,7 +32,7 @@ const (
 // hostDomainName with whitespace, a control character or '#', and any hostAlias that is not a valid
 // IP with DNS-1123 subdomain hostnames (the API server's own rules). Such errors match
 // ErrInvalidHostsEntry.
-func ManagedHostsFileContent(podIPs []string, hostName, hostDomainName string, hostAliases []v1.HostAlias) ([]byte, error) {
+func managedHostsFileContent(podIPs []string, hostName, hostDomainName string, hostAliases []v1.HostAlias) ([]byte, error) {
 	for i, ip := range podIPs {
 		if err := checkToken(ip, func() *field.Path { return field.NewPath("podIPs").Index(i) }); err != nil {
 			return nil, err
@@ -44,7 +44,7 @@ func ManagedHostsFileContent(podIPs []string, hostName, hostDomainName string, h
 	if err := checkToken(hostDomainName, func() *field.Path { return field.NewPath("hostDomainName") }); err != nil {
 		return nil, err
 	}
-	if err := ValidateHostAliases(hostAliases); err != nil {
+	if err := validateHostAliases(hostAliases); err != nil {
 		return nil, err
 	}
 
@@ -73,11 +73,11 @@ func ManagedHostsFileContent(podIPs []string, hostName, hostDomainName string, h
 	return appendAliases(b, hostAliases), nil
 }
 
-// NodeHostsFileContent returns the /etc/hosts of a host-network pod, as kubelet's
+// nodeHostsFileContent returns the /etc/hosts of a host-network pod, as kubelet's
 // nodeHostsFileContent does: a header, the node's own hosts file unchanged, then the hostAliases
-// block. The aliases are validated as in ManagedHostsFileContent; the node's file is trusted.
-func NodeHostsFileContent(nodeHosts []byte, hostAliases []v1.HostAlias) ([]byte, error) {
-	if err := ValidateHostAliases(hostAliases); err != nil {
+// block. The aliases are validated as in managedHostsFileContent; the node's file is trusted.
+func nodeHostsFileContent(nodeHosts []byte, hostAliases []v1.HostAlias) ([]byte, error) {
+	if err := validateHostAliases(hostAliases); err != nil {
 		return nil, err
 	}
 	b := make([]byte, 0, len(managedHeaderHostNetwork)+len(nodeHosts)+aliasesSize(hostAliases))
@@ -86,12 +86,12 @@ func NodeHostsFileContent(nodeHosts []byte, hostAliases []v1.HostAlias) ([]byte,
 	return appendAliases(b, hostAliases), nil
 }
 
-// ValidateHostAliases checks each spec.hostAliases entry as the API server does: the IP must parse
+// validateHostAliases checks each spec.hostAliases entry as the API server does: the IP must parse
 // as an IP address (leading zeros tolerated, as for this legacy field) and every hostname must be a
 // DNS-1123 subdomain, which rules out whitespace, '#', newlines and NUL. Kubelet relies on that
 // validation having happened; podconfig repeats it because these entries become lines of a file
 // inside the container. The error names the first bad field and matches ErrInvalidHostsEntry.
-func ValidateHostAliases(hostAliases []v1.HostAlias) error {
+func validateHostAliases(hostAliases []v1.HostAlias) error {
 	for i, alias := range hostAliases {
 		if !isLegacyIP(alias.IP) {
 			p := field.NewPath("spec", "hostAliases").Index(i).Child("ip")

@@ -12,19 +12,23 @@ import (
 	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
+// Deprecated names of the managed hosts file's mount, whose one home is the mounts package that
+// makes the mount.
 const (
-	// MountName is the name of the /etc/hosts mount kubelet adds to containers.
+	// Deprecated: use mounts.HostsMountName.
 	MountName = "k8s-managed-etc-hosts"
-	// ContainerPath is where the managed hosts file is mounted in a container, and the exact
-	// volumeMount path that makes kubelet leave /etc/hosts to the pod.
+	// Deprecated: use mounts.HostsContainerPath.
 	ContainerPath = "/etc/hosts"
-	// NodeHostsPath is the node's own hosts file, copied for host-network pods.
-	NodeHostsPath = "/etc/hosts"
-	// FileMode is the mode of the managed hosts file, whatever the umask.
-	FileMode fs.FileMode = 0o644
 )
 
-// FileWriter is what EnsureHostsFile needs from the host. hostfs.OS and *hostfs.Memory implement it.
+const (
+	// nodeHostsPath is the node's own hosts file, copied for host-network pods.
+	nodeHostsPath = "/etc/hosts"
+	// fileMode is the mode of the managed hosts file, whatever the umask.
+	fileMode fs.FileMode = 0o644
+)
+
+// FileWriter is what MakeHostsFile needs from the host. hostfs.OS and *hostfs.Memory implement it.
 type FileWriter interface {
 	// WriteFile writes data to path, rewriting an existing file in place.
 	WriteFile(path string, data []byte, perm fs.FileMode) error
@@ -47,14 +51,7 @@ func EtcHostsPath(podDir string) string {
 	return filepath.Clean("/" + podDir + "/etc-hosts")
 }
 
-// ShouldMountHostsFile reports whether kubelet gives the pod a managed /etc/hosts at all
-// (kubelet's shouldMountHostsFile on Linux): only once it has an IP, or when it uses the host
-// network. A container that mounts a volume at exactly ContainerPath does not get it either.
-func ShouldMountHostsFile(podIPs []string, hostNetwork bool) bool {
-	return len(podIPs) > 0 || hostNetwork
-}
-
-// EnsureHostsFile writes content to path with mode 0644 whatever the umask, as kubelet's
+// ensureHostsFile writes content to path with mode 0644 whatever the umask, as kubelet's
 // ensureHostsFile does: WriteFile rewrites an existing file in place, so running containers that
 // hold it see the new contents and its inode does not change, then Chmod fixes the mode, since the
 // umask may have narrowed a new file's mode and an existing file keeps its own. Errors are returned
@@ -62,26 +59,26 @@ func ShouldMountHostsFile(podIPs []string, hostNetwork bool) bool {
 // failure left; hostfs.OS's WriteFile keeps the old content when the write itself fails. A
 // configgen.Generator goes further for the pod's etc-hosts: it chmods only a file whose mode
 // changed, and removes a file it has just created when writing or chmodding it fails.
-func EnsureHostsFile(w FileWriter, path string, content []byte) error {
+func ensureHostsFile(w FileWriter, path string, content []byte) error {
 	if w == nil {
 		return fmt.Errorf("writing %s: no FileWriter", path)
 	}
-	if err := w.WriteFile(path, content, FileMode); err != nil {
+	if err := w.WriteFile(path, content, fileMode); err != nil {
 		return err
 	}
-	return w.Chmod(path, FileMode)
+	return w.Chmod(path, fileMode)
 }
 
-// ReadNodeHostsFile reads the node's /etc/hosts from the real file system. It is the default
+// readNodeHostsFile reads the node's /etc/hosts from the real file system. It is the default
 // HostsFileOptions.NodeHosts.
-func ReadNodeHostsFile() ([]byte, error) {
-	return hostfs.OS{}.ReadFile(NodeHostsPath)
+func readNodeHostsFile() ([]byte, error) {
+	return hostfs.OS{}.ReadFile(nodeHostsPath)
 }
 
-// HostsFileOptions are the inputs of MakeHostsFile: kubelet's makeHostsMount arguments, plus where
-// the node's own hosts file comes from.
+// HostsFileOptions are the inputs of MakeHostsFile and HostsFileContent: kubelet's makeHostsMount
+// arguments, plus where the node's own hosts file comes from.
 type HostsFileOptions struct {
-	// PodDir is the pod's directory, <rootDir>/pods/<uid>.
+	// PodDir is the pod's directory, <rootDir>/pods/<uid>, where MakeHostsFile writes the file.
 	PodDir string
 	// PodIPs are the pod's IPs, in the order their lines appear.
 	PodIPs []string
@@ -92,14 +89,14 @@ type HostsFileOptions struct {
 	// HostNetwork is spec.hostNetwork: the file is then the node's hosts file plus the aliases.
 	HostNetwork bool
 	// NodeHosts returns the node's hosts file; it is called only for host-network pods. nil means
-	// ReadNodeHostsFile. Offline renderers pass fixed bytes so the output does not depend on the host.
+	// readNodeHostsFile. Offline renderers pass fixed bytes so the output does not depend on the host.
 	NodeHosts func() ([]byte, error)
 }
 
 // MakeHostsFile builds the pod's hosts file and writes it to EtcHostsPath(opts.PodDir) through w,
 // returning that path: kubelet's makeHostsMount and ensureHostsFile, less the mount itself, which
-// the caller builds as {Name: MountName, ContainerPath: ContainerPath, HostPath: path,
-// SELinuxRelabel: true}. PodDir must be absolute and free of "..". The content is built and validated before anything is written, so an
+// the caller builds as {Name: mounts.HostsMountName, ContainerPath: mounts.HostsContainerPath,
+// HostPath: path, SELinuxRelabel: true} (mounts.MakeMounts does). PodDir must be absolute and free of "..". The content is built and validated before anything is written, so an
 // invalid pod leaves the host untouched.
 func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 	if !filepath.IsAbs(opts.PodDir) || pathelem.HasDotDot(opts.PodDir) {
@@ -110,27 +107,28 @@ func MakeHostsFile(w FileWriter, opts HostsFileOptions) (string, error) {
 		return "", err
 	}
 	path := EtcHostsPath(opts.PodDir)
-	if err := EnsureHostsFile(w, path, content); err != nil {
+	if err := ensureHostsFile(w, path, content); err != nil {
 		return "", err
 	}
 	return path, nil
 }
 
-// HostsFileContent returns the pod's hosts file as MakeHostsFile writes it: NodeHostsFileContent
-// of the node's hosts file for a host-network pod, ManagedHostsFileContent otherwise. PodDir is
-// not read: a caller that has the file's path already (EtcHostsPath) writes the content there
-// with EnsureHostsFile.
+// HostsFileContent returns the pod's hosts file as MakeHostsFile writes it, without writing it:
+// for a pod on the pod network, kubelet's managedHostsFileContent (localhost lines, the pod's IPs
+// with its FQDN and hostname, the hostAliases); for a host-network pod, kubelet's
+// nodeHostsFileContent (the node's hosts file and the hostAliases). PodDir is not read. Every
+// entry is checked first, so a hostAlias cannot add lines of its own (ErrInvalidHostsEntry).
 func HostsFileContent(opts HostsFileOptions) ([]byte, error) {
 	if !opts.HostNetwork {
-		return ManagedHostsFileContent(opts.PodIPs, opts.HostName, opts.HostDomainName, opts.HostAliases)
+		return managedHostsFileContent(opts.PodIPs, opts.HostName, opts.HostDomainName, opts.HostAliases)
 	}
 	read := opts.NodeHosts
 	if read == nil {
-		read = ReadNodeHostsFile
+		read = readNodeHostsFile
 	}
 	nodeHosts, err := read()
 	if err != nil {
 		return nil, err
 	}
-	return NodeHostsFileContent(nodeHosts, opts.HostAliases)
+	return nodeHostsFileContent(nodeHosts, opts.HostAliases)
 }

@@ -29,12 +29,6 @@ func TestEtcHostsPath(t *testing.T) {
 	}
 }
 
-func TestShouldMountHostsFile(t *testing.T) {
-	assert.False(t, hosts.ShouldMountHostsFile(nil, false), "a pod without IPs on the pod network gets no hosts file")
-	assert.True(t, hosts.ShouldMountHostsFile([]string{"10.0.0.1"}, false), "a pod with an IP gets one")
-	assert.True(t, hosts.ShouldMountHostsFile(nil, true), "a host-network pod gets one")
-}
-
 func inodeOf(t *testing.T, fsys interface {
 	Stat(string) (fs.FileInfo, error)
 }, p string) (uint64, fs.FileMode) {

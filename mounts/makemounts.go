@@ -137,7 +137,7 @@ func appendMounts(mounts []Mount, in Input) ([]Mount, func(), []string, error) {
 	}
 	for i := range ctr.VolumeMounts {
 		vm := &ctr.VolumeMounts[i]
-		hostsMount = hostsMount && vm.MountPath != EtcHostsPath
+		hostsMount = hostsMount && vm.MountPath != HostsContainerPath
 		mounts = mounts[:base+i+1]
 		plan, err := resolveMount(in, i, vm, &mounts[base+i], imageVolumes)
 		if err != nil {
@@ -178,7 +178,7 @@ func appendMounts(mounts []Mount, in Input) ([]Mount, func(), []string, error) {
 			undo.run()
 			return nil, noop, warnings, err
 		}
-		mounts = append(mounts, Mount{Name: HostsMountName, ContainerPath: EtcHostsPath, HostPath: hostPath, SELinuxRelabel: true})
+		mounts = append(mounts, Mount{Name: HostsMountName, ContainerPath: HostsContainerPath, HostPath: hostPath, SELinuxRelabel: true})
 	}
 	return mounts, undo.cleanupFunc(), warnings, nil
 }
@@ -244,9 +244,9 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 			if inner == "" {
 				inner = vm.Name
 			}
-			err := ValidateName("container name", ctrName)
+			err := validateName("container name", ctrName)
 			if err == nil {
-				err = ValidateName("inner volume name", inner)
+				err = validateName("inner volume name", inner)
 			}
 			if err != nil {
 				return subPathPlan{}, newError(ErrInvalidName, fmt.Sprintf("subPath of volumeMount %q of container %q: %v", vm.Name, ctrName, err), nil)

@@ -33,6 +33,9 @@ type Mount struct {
 // HostsMountName names the mount of the pod's managed /etc/hosts file (kubelet: makeHostsMount).
 const HostsMountName = "k8s-managed-etc-hosts"
 
-// EtcHostsPath is the container path of the hosts file. A volumeMount at exactly this path
-// replaces the managed hosts mount.
-const EtcHostsPath = "/etc/hosts"
+// HostsContainerPath is the container path of the managed hosts file. A volumeMount at exactly
+// this path replaces the managed hosts mount. (hosts.EtcHostsPath is where the file is on the host.)
+const HostsContainerPath = "/etc/hosts"
+
+// Deprecated: use HostsContainerPath; hosts.EtcHostsPath is the host path of the same file.
+const EtcHostsPath = HostsContainerPath

@@ -18,10 +18,14 @@ func ValidateSubPath(subPath string) error {
 	return nil
 }
 
-// ValidateName checks that name can be used as one host path element: what podconfig requires of
+// Deprecated: use subpath.ValidateName, the one home of the rule for the host backend; MakeMounts
+// applies the same rule to the names it puts in a host path.
+func ValidateName(kind, name string) error { return validateName(kind, name) }
+
+// validateName checks that name can be used as one host path element: what podconfig requires of
 // container names and inner volume names before they become <podDir>/volume-subpaths/<volume>/<container>.
 // Kubelet relies on API validation for this; podconfig may be fed specs that never saw it.
-func ValidateName(kind, name string) error {
+func validateName(kind, name string) error {
 	if msg := pathelem.Validate(kind, name); msg != "" {
 		return newError(ErrInvalidName, msg, nil)
 	}

@@ -1,29 +1,26 @@
 package subpath
 
 import (
-	"hash/fnv"
 	"path/filepath"
 	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/podconfig/podconfig/internal/keylock"
 	"github.com/podconfig/podconfig/mounts"
 )
-
-// lockStripes is the number of mutexes that serialise work on bind targets; two preparations of
-// the same target never interleave, unrelated ones rarely wait for each other.
-const lockStripes = 64
 
 // Linux is the subPath backend for Linux (kubelet: pkg/volume/util/subpath's subpath on Linux).
 // It is safe for concurrent use. Build it with New.
 type Linux struct {
 	mounter    Mounter
 	useOpenat2 bool
-	// locks serialise work on one bind target; podLocks serialise creating and removing the
-	// shared volume-subpaths directories of one pod, taken after a target lock, never before.
-	locks    [lockStripes]sync.Mutex
-	podLocks [lockStripes]sync.Mutex
+	// locks serialise work on one bind target, so two preparations of the same target never
+	// interleave; podLocks serialise creating and removing the shared volume-subpaths
+	// directories of one pod, taken after a target lock, never before.
+	locks    keylock.Set
+	podLocks keylock.Set
 }
 
 var _ mounts.Subpather = (*Linux)(nil)
@@ -56,17 +53,11 @@ func haveOpenat2() bool {
 
 // lockFor returns the lock of a bind target, keyed by targetKey (or of another path, by its name).
 func (l *Linux) lockFor(key string) *sync.Mutex {
-	return &l.locks[stripe(key)]
+	return l.locks.For(key)
 }
 
 func (l *Linux) podLockFor(podDir string) *sync.Mutex {
-	return &l.podLocks[stripe(filepath.Clean(podDir))]
-}
-
-func stripe(key string) uint32 {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(key))
-	return h.Sum32() % lockStripes
+	return l.podLocks.For(filepath.Clean(podDir))
 }
 
 // dirKey identifies the directory open at fd by device and inode, so that two spellings of one

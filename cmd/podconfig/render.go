@@ -21,7 +21,6 @@ import (
 	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
-	"github.com/podconfig/podconfig/hosts"
 	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
@@ -548,7 +547,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			LogPath: filepath.Join(out.Sandbox.LogDirectory, cfg.LogPath),
 		}
 		for _, m := range cfg.Mounts {
-			if m.ContainerPath == hosts.ContainerPath {
+			if m.ContainerPath == mounts.HostsContainerPath {
 				if b, err := node.Files.ReadFile(m.HostPath); err == nil {
 					cr.HostsFile = string(b)
 				}

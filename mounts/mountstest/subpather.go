@@ -11,6 +11,7 @@ import (
 
 	"github.com/podconfig/podconfig/internal/pathelem"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/subpath"
 )
 
 var _ mounts.Subpather = (*Subpather)(nil)
@@ -85,10 +86,10 @@ func (s *Subpather) PrepareSafeSubpath(sp mounts.Subpath) (string, func(), error
 			return "", nil, err
 		}
 	}
-	if err := mounts.ValidateName("volume name", sp.VolumeName); err != nil {
+	if err := subpath.ValidateName("volume name", sp.VolumeName); err != nil {
 		return "", nil, err
 	}
-	if err := mounts.ValidateName("container name", sp.ContainerName); err != nil {
+	if err := subpath.ValidateName("container name", sp.ContainerName); err != nil {
 		return "", nil, err
 	}
 	if !inVolume(sp.Path, sp.VolumePath) {
@@ -131,7 +132,7 @@ func (s *Subpather) CleanSubPaths(podDir, volumeName string) error {
 			return err
 		}
 	}
-	if err := mounts.ValidateName("volume name", volumeName); err != nil {
+	if err := subpath.ValidateName("volume name", volumeName); err != nil {
 		return err
 	}
 	prefix := filepath.Join(podDir, "volume-subpaths", volumeName) + "/"

@@ -180,8 +180,8 @@ spec:
 `)
 	status, err := e.run(t, nil)
 	require.NoError(t, err)
-	want, err := hosts.ManagedHostsFileContent([]string{podNetworkIP}, "web", "front.default.svc.cluster.local",
-		e.in.Pods[0].Spec.HostAliases)
+	want, err := hosts.HostsFileContent(hosts.HostsFileOptions{PodIPs: []string{podNetworkIP}, HostName: "web",
+		HostDomainName: "front.default.svc.cluster.local", HostAliases: e.in.Pods[0].Spec.HostAliases})
 	require.NoError(t, err)
 	assert.Equal(t, string(want), logOf(t, status, "main"))
 }

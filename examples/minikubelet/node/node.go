@@ -22,6 +22,7 @@ import (
 
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/subpath"
@@ -125,7 +126,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		cfg.RootDir = configgen.DefaultRootDir
 	}
 	if cfg.PodLogsDir == "" {
-		cfg.PodLogsDir = configgen.DefaultPodLogsDir
+		cfg.PodLogsDir = logs.DefaultPodLogsDirectory
 	}
 	if _, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{}); err != nil {
 		return nil, fmt.Errorf("node: runtime version: %w", err)
