@@ -2,12 +2,12 @@ package blockdev
 
 import (
 	"fmt"
-	"github.com/podconfig/podconfig/internal/errkind"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/mounts"
 )
 

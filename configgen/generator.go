@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/internal/keylock"
@@ -90,7 +91,7 @@ func (g *Generator) lockPodDirs(pod *v1.Pod) *sync.Mutex {
 // ErrInvalidOptions when Security.DefaultPodSysctls is set without the DefaultPodSysctls feature
 // gate, as kubelet's configuration validation does.
 func New(opts Options) (*Generator, error) {
-	g := &Generator{opts: opts, gates: DefaultFeatureGates(), services: &serviceEnvCache{}}
+	g := &Generator{opts: opts, gates: features.Default(), services: &serviceEnvCache{}}
 	g.envScratch.New = func() any { return &envScratch{} }
 	if opts.FeatureGates != nil {
 		g.gates = *opts.FeatureGates
@@ -146,12 +147,7 @@ func New(opts Options) (*Generator, error) {
 		rcfg = resources.DefaultConfig(node)
 	}
 	// The feature gates are the single source of truth for every package.
-	rcfg.Gates = resources.Gates{
-		PodLevelResources:           g.gates.PodLevelResources,
-		MemoryQoS:                   g.gates.MemoryQoS,
-		CustomCPUCFSQuotaPeriod:     g.gates.CustomCPUCFSQuotaPeriod,
-		DRANodeAllocatableResources: g.gates.DRANodeAllocatableResources,
-	}
+	rcfg.Gates = g.gates
 	calc, err := resources.New(rcfg)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs/hostfstest"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/security"
@@ -153,7 +154,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	ctx := context.Background()
 	t.Run("stop signal with the ContainerStopSignals gate", func(t *testing.T) {
 		node := configgentest.NewNode()
-		gates := configgen.DefaultFeatureGates()
+		gates := features.Default()
 		gates.ContainerStopSignals = true
 		node.Options.FeatureGates = &gates
 		gen, err := node.Generator()
@@ -243,7 +244,7 @@ func TestGenerateContainerConfigStopSignal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			node := configgentest.NewNode()
-			gates := configgen.DefaultFeatureGates()
+			gates := features.Default()
 			gates.ContainerStopSignals = tt.gate
 			node.Options.FeatureGates = &gates
 			gen, err := node.Generator()
@@ -688,7 +689,7 @@ func TestDefaultPodSysctlsGate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			node := configgentest.NewNode()
-			gates := configgen.DefaultFeatureGates()
+			gates := features.Default()
 			gates.DefaultPodSysctls = tt.gate
 			node.Options.FeatureGates = &gates
 			node.Options.Security.DefaultPodSysctls = tt.defaults

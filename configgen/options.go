@@ -10,6 +10,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/blockdev"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
@@ -45,8 +46,8 @@ type Options struct {
 	RootDir string
 	// PodLogsDir is kubelet's podLogsDirectory; empty means logs.DefaultPodLogsDirectory.
 	PodLogsDir string
-	// FeatureGates are the node's feature gates; nil means DefaultFeatureGates().
-	FeatureGates *FeatureGates
+	// FeatureGates are the node's feature gates; nil means features.Default().
+	FeatureGates *features.Gates
 	// Cgroups is the node's cgroup layout, for the sandbox's cgroup parent.
 	Cgroups NodeCgroups
 	// SELinuxEnabled says the host has SELinux enabled; only then do mounts ask for relabelling.
@@ -86,7 +87,7 @@ type Options struct {
 	Security security.Config
 	// Resources describes the node and kubelet settings for CPU, memory, hugepages and swap. Nil
 	// means the local host's facts (resources.HostNode) with kubelet's default settings. Its Gates
-	// are ignored: FeatureGates above apply.
+	// are ignored: FeatureGates above apply to every package.
 	Resources *resources.Config
 	// OnWarning receives what kubelet would only log or record as an event while generating a
 	// config (a missing optional ConfigMap, a skipped block device, a truncated hostname, DNS

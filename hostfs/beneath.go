@@ -1,8 +1,9 @@
 package hostfs
 
 import (
-	"github.com/podconfig/podconfig/internal/errkind"
 	"io/fs"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ErrNotRegular is matched (errors.Is) by the error OpenBeneath returns for a path that resolves to

@@ -2,11 +2,13 @@ package resources
 
 import (
 	"fmt"
-	"github.com/podconfig/podconfig/internal/errkind"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/features"
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ErrInvalidConfig is wrapped by every error New returns.
@@ -91,26 +93,16 @@ func DefaultKubeletSettings() KubeletSettings {
 	}
 }
 
-// Gates are the feature gates that change a container's resources. Gates locked on in v1.37
-// (NodeSwap, DisableCPUQuotaWithExclusiveCPUs) are always on here.
-type Gates struct {
-	// PodLevelResources enables pod-level requests and limits. On by default.
-	PodLevelResources bool
-	// MemoryQoS enables memory.min/memory.low/memory.high on cgroup v2. On by default.
-	MemoryQoS bool
-	// CustomCPUCFSQuotaPeriod lets KubeletSettings.CPUCFSQuotaPeriod set the CFS period. On by
-	// default.
-	CustomCPUCFSQuotaPeriod bool
-	// DRANodeAllocatableResources (alpha, off) makes kubelet add DRA-allocated cpu, memory and
-	// hugepages. That is not modelled: with the gate on, a container that a node-allocatable
-	// claim names gets a warning and kubelet's gate-off output.
-	DRANodeAllocatableResources bool
-}
+// Gates is the old name of features.Gates, of which resources reads PodLevelResources, MemoryQoS,
+// CustomCPUCFSQuotaPeriod and DRANodeAllocatableResources.
+//
+// Deprecated: use features.Gates.
+type Gates = features.Gates
 
-// DefaultGates returns the gates as kubelet v1.37 has them by default.
-func DefaultGates() Gates {
-	return Gates{PodLevelResources: true, MemoryQoS: true, CustomCPUCFSQuotaPeriod: true}
-}
+// DefaultGates returns kubelet v1.37's default gates.
+//
+// Deprecated: use features.Default.
+func DefaultGates() Gates { return features.Default() }
 
 // ExclusiveCPUs answers the CPU manager's questions (kubelet: ContainerManager). With the static
 // policy, containers pinned to exclusive CPUs get no CFS quota. A nil ExclusiveCPUs means the
@@ -145,14 +137,14 @@ func (f ExclusiveCPUsFuncs) PodHasExclusiveCPUs(pod *v1.Pod) bool {
 type Config struct {
 	Node    Node
 	Kubelet KubeletSettings
-	Gates   Gates
+	Gates   features.Gates
 	// CPUs may be nil: no container has exclusive CPUs.
 	CPUs ExclusiveCPUs
 }
 
 // DefaultConfig returns kubelet's default settings and gates for node. It does not read the host.
 func DefaultConfig(node Node) Config {
-	return Config{Node: node, Kubelet: DefaultKubeletSettings(), Gates: DefaultGates()}
+	return Config{Node: node, Kubelet: DefaultKubeletSettings(), Gates: features.Default()}
 }
 
 // Calculator computes container and sandbox resources for one node configuration. It holds no

@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/resources"
 )
 
@@ -84,7 +85,7 @@ func TestDefaultConfigIsKubeletDefault(t *testing.T) {
 		MemoryReservationPolicy: resources.NoMemoryReservation,
 		SwapBehavior:            resources.NoSwap,
 	}, cfg.Kubelet)
-	assert.Equal(t, resources.Gates{PodLevelResources: true, MemoryQoS: true, CustomCPUCFSQuotaPeriod: true}, cfg.Gates)
+	assert.Equal(t, features.Gates{PodLevelResources: true, MemoryQoS: true, CustomCPUCFSQuotaPeriod: true}, cfg.Gates)
 	assert.Nil(t, cfg.CPUs)
 }
 

@@ -2,7 +2,6 @@ package resources
 
 import (
 	"fmt"
-	"github.com/podconfig/podconfig/internal/errkind"
 	"math"
 	"slices"
 	"strconv"
@@ -10,6 +9,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ErrNilArgument is returned when the pod or the container is nil.

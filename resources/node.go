@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/podconfig/podconfig/internal/errkind"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ErrUnsupported is returned by HostNode on operating systems other than Linux.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -41,7 +42,7 @@ type renderConfig struct {
 }
 
 func newRenderFlags() (*renderConfig, *flag.FlagSet) {
-	cfg := &renderConfig{featureGates: gatesFlag{gates: configgen.DefaultFeatureGates()}}
+	cfg := &renderConfig{featureGates: gatesFlag{gates: features.Default()}}
 	fs := flag.NewFlagSet("podconfig render", flag.ContinueOnError)
 	fs.Var(&cfg.fileFlags, "f", "a file or directory to read, as kubectl's -f (repeatable; the same as naming it after the flags)")
 	fs.Var(&cfg.fileFlags, "filename", "the same as -f")
@@ -230,14 +231,14 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
-// gatesFlag is kubelet's --feature-gates over configgen.FeatureGates.
+// gatesFlag is kubelet's --feature-gates over features.Gates.
 type gatesFlag struct {
-	gates configgen.FeatureGates
+	gates features.Gates
 	set   []string
 }
 
 // gateFields maps a gate's name to its field.
-func gateFields(g *configgen.FeatureGates) map[string]*bool {
+func gateFields(g *features.Gates) map[string]*bool {
 	return map[string]*bool{
 		"EnvFiles":                    &g.EnvFiles,
 		"PodLevelResources":           &g.PodLevelResources,
@@ -251,7 +252,7 @@ func gateFields(g *configgen.FeatureGates) map[string]*bool {
 
 func gateNames() []string {
 	var names []string
-	for n := range gateFields(&configgen.FeatureGates{}) {
+	for n := range gateFields(&features.Gates{}) {
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/mounts/mountstest"
+	podsubpath "github.com/podconfig/podconfig/subpath"
 )
 
 func subpath(vol, ctr string, i int, path string) mounts.Subpath {
@@ -179,7 +180,7 @@ func TestSubpatherCleanSubPaths(t *testing.T) {
 
 	err := sp.CleanSubPaths("/pod", "..")
 	require.EqualError(t, err, `invalid volume name "..": must not be '.' or '..'`)
-	assert.ErrorIs(t, err, mounts.ErrInvalidName)
+	assert.ErrorIs(t, err, podsubpath.ErrInvalidName, "the fake refuses a name with the real backend's error")
 	assert.Len(t, sp.Binds(), 1)
 
 	assert.Equal(t, mountstest.Call{Method: "CleanSubPaths", PodDir: "/pod", VolumeName: ".."}, sp.Calls()[len(sp.Calls())-1])

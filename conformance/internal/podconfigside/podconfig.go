@@ -19,6 +19,7 @@ import (
 	"github.com/podconfig/podconfig/conformance/internal/kubeletside"
 	"github.com/podconfig/podconfig/conformance/internal/result"
 	"github.com/podconfig/podconfig/conformance/scenario"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/mounts/mountstest"
@@ -144,7 +145,7 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 		}
 	}
 
-	gates := configgen.DefaultFeatureGates()
+	gates := features.Default()
 	for name, on := range n.FeatureGates {
 		switch name {
 		case "EnvFiles":
