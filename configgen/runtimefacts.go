@@ -2,13 +2,14 @@ package configgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // RuntimeStatusClient is the part of the CRI runtime service ReadRuntimeFacts uses;
@@ -78,7 +79,7 @@ func ReadRuntimeFacts(ctx context.Context, rt RuntimeStatusClient) (RuntimeFacts
 
 // ErrRuntimeNotReady is returned by ReadRuntimeFacts when the runtime's RuntimeReady condition is
 // missing or false; kubelet waits for it before it starts pods.
-var ErrRuntimeNotReady = errors.New("runtime not ready")
+var ErrRuntimeNotReady = errkind.Sentinel(errkind.DependencyFailed, "runtime not ready")
 
 // Apply sets what the runtime reported in opts: the cgroup driver, when it reported one, and the
 // runtime handlers (which decide whether recursiveReadOnly: IfPossible mounts are recursive). A nil

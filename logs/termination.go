@@ -6,6 +6,8 @@ import (
 	"os"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // Kubelet's limits on a container's termination message (pkg/kubelet/container).
@@ -22,7 +24,7 @@ const (
 
 // ErrNotRegularFile is the category of the error ReadAtMost returns for anything but a regular
 // file: a FIFO, a device, a socket, a directory or a symlink.
-var ErrNotRegularFile = errors.New("not a regular file")
+var ErrNotRegularFile = errkind.Sentinel(errkind.InvalidPod, "not a regular file")
 
 // GetTerminationMessage returns an exited container's termination message from the file the
 // runtime mounted at terminationMessagePath (the mount in status whose container path it is),

@@ -1,11 +1,11 @@
 package hostfstest
 
 import (
-	"errors"
 	"io/fs"
 	"sync/atomic"
 
 	"github.com/podconfig/podconfig/hostfs"
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // FS is the whole method set of hostfs.OS and *hostfs.Memory. Production code declares the few
@@ -64,7 +64,7 @@ type Interceptor struct {
 }
 
 // ErrNoFS is the error of every call an Interceptor that wraps no FS forwards.
-var ErrNoFS = errors.New("hostfstest: the Interceptor wraps no FS (build it with Wrap)")
+var ErrNoFS = errkind.Sentinel(errkind.InvalidOptions, "hostfstest: the Interceptor wraps no FS (build it with Wrap)")
 
 // Wrap returns an Interceptor over fsys. A nil fsys makes every forwarded call fail with ErrNoFS.
 func Wrap(fsys FS, funcs Funcs) *Interceptor {
