@@ -28,17 +28,18 @@ import (
 // ReasonCreateContainerConfigError or the environment's. Unlike kubelet, a failure leaves nothing
 // this call did on the host: subPath bind mounts are undone, and the pod's data directories, the
 // log directory, the etc-hosts file and the termination-message file are written only once
-// nothing else on the pod's spec can fail. The returned cleanup is never nil; run it after
-// CreateContainer, whatever its outcome (see GenerateRunContainerOptions).
-// Warnings go to Options.OnWarning.
-func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRequest) (*runtimeapi.ContainerConfig, func(), error) {
+// nothing else on the pod's spec can fail. Kubelet's generateContainerConfig also returns a
+// cleanup action, which is nil on Linux: there is nothing to undo after CreateContainer (subPath
+// binds belong to the pod until its volumes are torn down, mounts.Subpather.CleanSubPaths), so
+// this call returns none. Warnings go to Options.OnWarning.
+func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRequest) (*runtimeapi.ContainerConfig, error) {
 	pod, container := req.Pod, req.Container
 	if err := g.built(); err != nil {
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	if pod != nil && container != nil {
 		if err := checkContainerArgs(req); err != nil {
-			return nil, noop, err
+			return nil, err
 		}
 	}
 	// The environment is read only until criEnvs has copied it, so its space is lent from the
@@ -50,15 +51,15 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 	}()
 	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true, scratch)
 	if err != nil {
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	cfg, err := g.containerConfig(ctx, req, opts, hostsFile, cmd)
 	if err != nil {
 		undo()
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	g.warn(pod, container, opts.Warnings)
-	return cfg, noop, nil
+	return cfg, nil
 }
 
 func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, opts *RunContainerOptions, hostsFile *deferredWrites, cmd commandLine) (*runtimeapi.ContainerConfig, error) {

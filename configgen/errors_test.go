@@ -169,7 +169,7 @@ func TestErrorCategories(t *testing.T) {
 			if tt.sandbox {
 				_, err = gen.GeneratePodSandboxConfig(context.Background(), pod, 0)
 			} else {
-				_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+				_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 					Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 			}
 			require.Error(t, err)

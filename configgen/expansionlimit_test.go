@@ -116,7 +116,7 @@ func TestExpansionLimitInGenerator(t *testing.T) {
 			tc.edit(&pod.Spec.Containers[0])
 			volumes := node.Volumes(pod)
 			before := effects.count()
-			_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+			_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 				Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "sha256:abc", Volumes: volumes})
 			require.ErrorIs(t, err, configgen.ErrExpansionLimit)
 			require.ErrorIs(t, err, configgen.ErrInvalidPod)

@@ -66,9 +66,8 @@ func TestBenchpodRenders(t *testing.T) {
 	ctx := context.Background()
 	req := configgen.ContainerRequest{Pod: pod, Container: benchpod.Container(pod), PodIPs: benchpod.NodeFacts().PodIPs,
 		ImageRef: benchpod.ImageRef, Volumes: volumes}
-	cfg, cleanup, err := gen.GenerateContainerConfig(ctx, req)
+	cfg, err := gen.GenerateContainerConfig(ctx, req)
 	require.NoError(t, err)
-	cleanup()
 	envs := map[string]string{}
 	for _, e := range cfg.Envs {
 		envs[e.Key] = string(e.Value)
@@ -103,11 +102,10 @@ func BenchmarkGenerateContainerConfig(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		_, cleanup, err := gen.GenerateContainerConfig(ctx, req)
+		_, err := gen.GenerateContainerConfig(ctx, req)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cleanup()
 		node.HostUtils.ResetCalls()
 		node.Subpather.ResetCalls()
 	}

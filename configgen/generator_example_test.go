@@ -33,11 +33,10 @@ func ExampleGenerator_GenerateContainerConfig() {
 	if err != nil {
 		panic(err)
 	}
-	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "sha256:1f2e", Volumes: node.Volumes(pod)})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "sha256:1f2e", Volumes: node.Volumes(pod)})
 	if err != nil {
 		panic(err)
 	}
-	defer cleanup()
 
 	fmt.Println("args:", cfg.Args)
 	for _, e := range cfg.Envs {

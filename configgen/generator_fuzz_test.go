@@ -96,7 +96,7 @@ func FuzzGeneratorUTF8(f *testing.F) {
 				t.Fatalf("sandbox config for field %d does not marshal: %v", field%20, err)
 			}
 		}
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: c, RestartCount: 0, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: c, RestartCount: 0, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 		if err != nil {
 			return
 		}
@@ -141,7 +141,7 @@ func FuzzGeneratorExpansion(f *testing.F) {
 			c.Env = append(c.Env, v1.EnvVar{Name: fmt.Sprintf("V%d", i), Value: strings.ReplaceAll(tmpl, "@", fmt.Sprintf("V%d", i-1))})
 		}
 		c.Args = []string{args, args}
-		cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+		cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 			Pod: pod, Container: c, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 		if err != nil {
 			if !errors.Is(err, configgen.ErrInvalidPod) {

@@ -73,10 +73,8 @@ func TestGenerateContainerConfig(t *testing.T) {
 	volumes := node.Volumes(pod)
 	podDir := "/var/lib/kubelet/pods/" + podUID
 
-	cfg, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: 2, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: volumes})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: 2, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: volumes})
 	require.NoError(t, err)
-	require.NotNil(t, cleanup)
-	cleanup()
 
 	t.Run("metadata, image, working dir and log path", func(t *testing.T) {
 		assert.Equal(t, &runtimeapi.ContainerMetadata{Name: "web", Attempt: 2}, cfg.Metadata)
@@ -162,7 +160,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		pod := samplePod()
 		sig := v1.SIGUSR1
 		pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		assert.Equal(t, runtimeapi.Signal_SIGNAL_SIGUSR1, cfg.StopSignal)
 	})
@@ -173,7 +171,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		require.NoError(t, err)
 		pod := samplePod()
 		pod.Spec.HostUsers = ptr.To(false)
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		want := []*runtimeapi.IDMapping{{HostId: 65536, ContainerId: 0, Length: 65536}}
 		require.Len(t, cfg.Mounts, 3)
@@ -185,7 +183,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	t.Run("ephemeral container targeting another gets its PID namespace", func(t *testing.T) {
 		node, gen := sampleNode(t)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod), NamespaceTarget: "target-id"})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod), NamespaceTarget: "target-id"})
 		require.NoError(t, err)
 		assert.Equal(t, runtimeapi.NamespaceMode_TARGET, cfg.Linux.SecurityContext.NamespaceOptions.Pid)
 		assert.Equal(t, "target-id", cfg.Linux.SecurityContext.NamespaceOptions.TargetId)
@@ -193,7 +191,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	t.Run("no pod IPs and no host network: no /etc/hosts mount", func(t *testing.T) {
 		node, gen := sampleNode(t)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		for _, m := range cfg.Mounts {
 			assert.NotEqual(t, "/etc/hosts", m.ContainerPath)
@@ -211,7 +209,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 		gen, err := node.Generator()
 		require.NoError(t, err)
 		pod := samplePod()
-		cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 		require.NoError(t, err)
 		assert.Equal(t, "GPU", cfg.Envs[0].Key)
 		assert.Equal(t, "x", cfg.Annotations["dp"])
@@ -252,7 +250,7 @@ func TestGenerateContainerConfigStopSignal(t *testing.T) {
 			pod := samplePod()
 			sig := tt.signal
 			pod.Spec.Containers[0].Lifecycle = &v1.Lifecycle{StopSignal: &sig}
-			cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
+			cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, cfg.StopSignal)
 		})
@@ -365,13 +363,12 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 			if tt.pod != nil {
 				tt.pod(pod)
 			}
-			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: volumes})
+			cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: volumes})
 			require.EqualError(t, err, tt.wantErr)
 			if tt.wantIs != nil {
 				assert.ErrorIs(t, err, tt.wantIs)
 			}
 			assert.Nil(t, cfg)
-			require.NotNil(t, cleanup, "the cleanup is never nil")
 			assert.Empty(t, node.Subpather.Binds(), "subPath binds made before the failure are undone")
 			if !tt.leavesLogDir {
 				_, statErr := node.Files.Stat("/var/log/pods/shop_web-7d9f8_" + podUID)
@@ -407,7 +404,7 @@ func TestGenerateContainerConfigContainerDirFailure(t *testing.T) {
 	gen, err := node.Generator()
 	require.NoError(t, err)
 	pod := samplePod()
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "img", Volumes: node.Volumes(pod)})
 	require.NoError(t, err)
 	for _, m := range cfg.Mounts {
 		assert.NotEqual(t, "/dev/termination-log", m.ContainerPath)
@@ -449,7 +446,7 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 			pod.Spec.RuntimeClassName = tt.runtimeClass
 			pod.Spec.Containers[0].VolumeMounts[0] = v1.VolumeMount{Name: "data", MountPath: "/data", ReadOnly: true,
 				RecursiveReadOnly: ptr.To(v1.RecursiveReadOnlyIfPossible)}
-			opts, _, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], Volumes: node.Volumes(pod)})
+			opts, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
 			require.Len(t, opts.Mounts, 1)
 			assert.Equal(t, tt.want, opts.Mounts[0].RecursiveReadOnly)
@@ -531,9 +528,8 @@ func TestGeneratePodSandboxConfig(t *testing.T) {
 func TestGenerateRunContainerOptions(t *testing.T) {
 	node, gen := sampleNode(t)
 	pod := samplePod()
-	opts, cleanup, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, Volumes: node.Volumes(pod)})
+	opts, err := gen.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, Volumes: node.Volumes(pod)})
 	require.NoError(t, err)
-	require.NotNil(t, cleanup)
 	assert.Equal(t, "web-7d9f8", opts.Hostname)
 	assert.Equal(t, "/var/lib/kubelet/pods/"+podUID+"/containers/web", opts.PodContainerDir)
 	require.Len(t, opts.Mounts, 2)
@@ -596,13 +592,12 @@ func TestGenerateRunContainerOptionsHostname(t *testing.T) {
 			tt.pod(pod)
 			podIPs := []string{"10.0.0.9"}
 			ctx := context.Background()
-			opts, cleanup, err := gen.GenerateRunContainerOptions(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, Volumes: node.Volumes(pod)})
-			require.NotNil(t, cleanup)
+			opts, err := gen.GenerateRunContainerOptions(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantHostname, opts.Hostname)
 			assert.Equal(t, tt.wantDomain, opts.HostDomain)
 
-			cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, ImageRef: "img", Volumes: node.Volumes(pod)})
+			cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: podIPs, ImageRef: "img", Volumes: node.Volumes(pod)})
 			require.NoError(t, err, "the container gets a config whatever the FQDN's length")
 			require.NotNil(t, cfg)
 
@@ -649,7 +644,7 @@ func TestGeneratorConcurrentUse(t *testing.T) {
 				errs <- err
 				return
 			}
-			if _, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)}); err != nil {
+			if _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: node.Volumes(pod)}); err != nil {
 				errs <- err
 			}
 		}(i)

@@ -24,7 +24,7 @@ func TestGenerateContainerConfigHostNetworkPodIPs(t *testing.T) {
 	}
 
 	// The sandbox of a host-network pod reports no IP; the node's IP (10.0.0.1) takes its place.
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "busybox"})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "busybox"})
 	require.NoError(t, err)
 	env := map[string]string{}
 	for _, kv := range cfg.Envs {

@@ -96,7 +96,7 @@ func TestFailedCallsLeaveNothingBehind(t *testing.T) {
 			tc.setup(t, root, logs, podDir)
 			treeBefore, mountsBefore := nodeTree(t, base), mountsUnder(t, base)
 
-			_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+			_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 				Pod: pod, Container: c, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc",
 				Volumes: mounts.VolumeMap{"data": {HostPath: vol}},
 			})

@@ -58,10 +58,9 @@ func TestConcurrentCallsKeepThePodDirectoriesTheSucceedingOneNeeds(t *testing.T)
 	}
 	ctx := context.Background()
 	generate := func(i int, result chan<- error) {
-		_, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[i],
+		_, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[i],
 			PodIPs: []string{"10.244.0.5"}, ImageRef: "sha256:1f2e"})
 		if err == nil {
-			cleanup()
 		}
 		result <- err
 	}

@@ -45,11 +45,11 @@ func TestMakePodDataDirs(t *testing.T) {
 			return err
 		},
 		"GenerateContainerConfig": func(g *configgen.Generator, pod *v1.Pod) error {
-			_, _, err := g.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+			_, err := g.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
 			return err
 		},
 		"GenerateRunContainerOptions": func(g *configgen.Generator, pod *v1.Pod) error {
-			_, _, err := g.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}})
+			_, err := g.GenerateRunContainerOptions(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}})
 			return err
 		},
 	}
@@ -106,7 +106,7 @@ func TestMakePodDataDirsErrors(t *testing.T) {
 			func() error { return gen.MakePodDataDirs(pod) },
 			func() error { _, err := gen.GeneratePodSandboxConfig(context.Background(), pod, 0); return err },
 			func() error {
-				_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+				_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
 				return err
 			},
 		} {
@@ -144,7 +144,7 @@ func TestMakePodDataDirsErrors(t *testing.T) {
 		require.NoError(t, err)
 		pod := volumelessPod()
 		pod.Spec.SecurityContext = &v1.PodSecurityContext{RunAsNonRoot: ptr.To(true)}
-		_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+		_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
 		require.Error(t, err)
 		pod.Spec.SecurityContext = nil
 		pod.Spec.Hostname = "not_a_label"
@@ -242,7 +242,7 @@ func TestPodDirCheckedBeforeHostEffects(t *testing.T) {
 				gen, err := node.Generator()
 				require.NoError(t, err)
 				pod := volumelessPod()
-				_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
+				_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"}, ImageRef: "busybox"})
 				if tc.wantErr == "" {
 					require.NoError(t, err)
 					b, err := files.ReadFile(podDir + "/etc-hosts")

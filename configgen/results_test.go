@@ -37,11 +37,10 @@ func TestGeneratorResultsOutliveLaterCalls(t *testing.T) {
 	fixedName := func() uint32 { return 7 } // termination-message files get one name on every node
 	ctx := context.Background()
 	render := func(gen *configgen.Generator, req configgen.ContainerRequest) (*runtimeapi.ContainerConfig, *runtimeapi.PodSandboxConfig, error) {
-		cfg, cleanup, err := gen.GenerateContainerConfig(ctx, req)
+		cfg, err := gen.GenerateContainerConfig(ctx, req)
 		if err != nil {
 			return nil, nil, err
 		}
-		cleanup()
 		sandbox, err := gen.GeneratePodSandboxConfig(ctx, req.Pod, 1)
 		return cfg, sandbox, err
 	}

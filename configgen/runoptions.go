@@ -49,25 +49,25 @@ type RunContainerOptions struct {
 // It reads req's Pod, Container, PodIPs and Volumes. The pod's data directories are made when
 // missing (MakePodDataDirs). On error nothing this call did on the host remains: subPath binds
 // are undone, and the pod's data directories, the etc-hosts file and the container directory are
-// written only once every other step has passed. The returned cleanup is never
-// nil; run it once the container has been created or has failed to be. Like kubelet on Linux it
-// leaves subPath bind mounts in place: they belong to the pod until its volumes are torn down
-// (mounts.Subpather.CleanSubPaths). Errors are *Error, as GenerateContainerConfig's.
-func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, func(), error) {
+// written only once every other step has passed. Kubelet's GenerateRunContainerOptions also
+// returns a cleanup action, which is nil on Linux, so this call returns none: like kubelet it
+// leaves subPath bind mounts in place, since they belong to the pod until its volumes are torn
+// down (mounts.Subpather.CleanSubPaths). Errors are *Error, as GenerateContainerConfig's.
+func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req ContainerRequest) (*RunContainerOptions, error) {
 	pod, container := req.Pod, req.Container
 	if err := g.built(); err != nil {
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false, nil)
 	if err != nil {
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	if err := g.makePodHostFiles(pod, "", "", hostsFile); err != nil {
 		undo()
-		return nil, noop, asError(err, ReasonCreateContainerConfigError, pod, container)
+		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
 	g.makePodContainerDir(pod, container, opts)
-	return opts, noop, nil
+	return opts, nil
 }
 
 func noop() {}

@@ -69,7 +69,7 @@ func TestGenerateContainerConfigScratchKeepsNothingOfEarlierCalls(t *testing.T) 
 	generate := func(t *testing.T, node *configgentest.Node, ctr *v1.Container) ([]*runtimeapi.Mount, error) {
 		gen, err := node.Generator()
 		require.NoError(t, err)
-		cfg, _, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(node, pod, ctr))
+		cfg, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(node, pod, ctr))
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func TestGenerateContainerConfigScratchKeepsNothingOfEarlierCalls(t *testing.T) 
 		for _, c := range containers {
 			t.Run(c.name, func(t *testing.T) {
 				want, wantErr := generate(t, configgentest.NewNode(), &c.ctr)
-				cfg, _, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(shared, pod, &c.ctr))
+				cfg, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(shared, pod, &c.ctr))
 				if c.wantErr != "" {
 					require.Error(t, wantErr)
 					assert.ErrorContains(t, wantErr, c.wantErr)

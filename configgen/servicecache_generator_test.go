@@ -66,7 +66,7 @@ func TestGeneratorServiceCacheAcrossNamespaces(t *testing.T) {
 			defer wg.Done()
 			for r := range rounds {
 				pod := podIn(n)
-				cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
+				cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
 					PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 				switch {
 				case n == 2 && (err == nil || err.Error() != wantBad):
@@ -137,7 +137,7 @@ func FuzzGeneratorEnvMatchesMakeEnvironmentVariables(f *testing.F) {
 			pod := podFor(round)
 			c := &pod.Spec.Containers[0]
 			req := configgen.ContainerRequest{Pod: pod, Container: c, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)}
-			cfg, _, err := gen.GenerateContainerConfig(ctx, req)
+			cfg, err := gen.GenerateContainerConfig(ctx, req)
 			if err != nil {
 				continue
 			}

@@ -56,10 +56,9 @@ func TestGeneratorServiceVariablesFollowServices(t *testing.T) {
 				pod.Namespace = step.ns
 			}
 			ctx := context.Background()
-			cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
+			cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
 				PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 			require.NoError(t, err)
-			cleanup()
 			want, _, err := configgen.MakeEnvironmentVariables(ctx, configgen.EnvInput{Pod: pod, Container: &pod.Spec.Containers[0],
 				PodIPs: []string{"10.244.1.17"}, Services: node.Objects})
 			require.NoError(t, err)
@@ -85,10 +84,9 @@ func TestGeneratorCachedServiceVariablesAreChecked(t *testing.T) {
 	generate := func() error {
 		pod := samplePod()
 		pod.Spec.EnableServiceLinks = ptr.To(true)
-		_, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
+		_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0],
 			PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 		if err == nil {
-			cleanup()
 		}
 		return err
 	}

@@ -144,12 +144,12 @@ func TestValidationRefusesInvalidStrings(t *testing.T) {
 			before := effects.count()
 			ctx := context.Background()
 
-			_, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: 0, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: volumes})
+			_, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: 0, PodIPs: []string{"10.244.1.17"}, ImageRef: "sha256:abc", Volumes: volumes})
 			require.ErrorIs(t, err, configgen.ErrInvalidPod)
 			assert.ErrorContains(t, err, tc.wantErr)
 			assert.Equal(t, before, effects.count(), "GenerateContainerConfig had a host effect before failing")
 
-			_, _, err = gen.GenerateRunContainerOptions(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.1.17"}, Volumes: volumes})
+			_, err = gen.GenerateRunContainerOptions(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.1.17"}, Volumes: volumes})
 			if tc.wantErr == `invalid args (expanded)[0]: must be valid UTF-8 (invalid byte at 5)` {
 				// Args are not part of the run-container options; the value is bytes in CRI.
 				require.NoError(t, err)
@@ -302,7 +302,7 @@ func TestNodeSideValidation(t *testing.T) {
 			}
 			volumes := node.Volumes(pod)
 			before := effects.count()
-			_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: tc.restartCount, ImageRef: "sha256:abc", Volumes: volumes})
+			_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], RestartCount: tc.restartCount, ImageRef: "sha256:abc", Volumes: volumes})
 			require.ErrorIs(t, err, configgen.ErrInvalidPod)
 			assert.ErrorContains(t, err, tc.wantErr)
 			assert.Equal(t, before, effects.count(), "a host effect before the validation error")
@@ -331,7 +331,7 @@ func TestValidationAcceptsPrivilegedBidirectionalAndValidText(t *testing.T) {
 	c.VolumeMounts[0].MountPropagation = ptr.To(v1.MountPropagationBidirectional)
 	c.Args = append(c.Args, "héllo wörld ✓", "")
 	pod.Labels["note"] = "日本語"
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: c, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: c, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 	require.NoError(t, err)
 	_, err = proto.Marshal(cfg)
 	require.NoError(t, err)
@@ -357,7 +357,7 @@ func TestValidationRefusesEnvFromNamesWithEquals(t *testing.T) {
 		c := &pod.Spec.Containers[0]
 		c.EnvFrom = []v1.EnvFromSource{from}
 		before := effects.count()
-		_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: c, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+		_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: c, ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 		require.ErrorIs(t, err, configgen.ErrInvalidPod)
 		assert.ErrorContains(t, err, `PATH=/tmp/evil:/bin": must not contain '='`)
 		assert.Equal(t, before, effects.count(), "a host effect before the validation error")

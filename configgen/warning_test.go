@@ -100,7 +100,7 @@ func TestGeneratorWarningReasons(t *testing.T) {
 			if tt.sandbox {
 				_, err = gen.GeneratePodSandboxConfig(context.Background(), pod, 0)
 			} else {
-				_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+				_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 					Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.0.0.9"}, ImageRef: "img", Volumes: volumes})
 			}
 			require.NoError(t, err)

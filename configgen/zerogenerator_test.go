@@ -23,13 +23,11 @@ func TestZeroGenerator(t *testing.T) {
 	}
 	calls := map[string]func(g *configgen.Generator) error{
 		"GenerateContainerConfig": func(g *configgen.Generator) error {
-			_, cleanup, err := g.GenerateContainerConfig(ctx, req)
-			require.NotNil(t, cleanup)
+			_, err := g.GenerateContainerConfig(ctx, req)
 			return err
 		},
 		"GenerateRunContainerOptions": func(g *configgen.Generator) error {
-			_, cleanup, err := g.GenerateRunContainerOptions(ctx, req)
-			require.NotNil(t, cleanup)
+			_, err := g.GenerateRunContainerOptions(ctx, req)
 			return err
 		},
 		"GeneratePodSandboxConfig": func(g *configgen.Generator) error {

@@ -85,7 +85,7 @@ func TestDefaultConfigIsKubeletDefault(t *testing.T) {
 		MemoryReservationPolicy: resources.NoMemoryReservation,
 		SwapBehavior:            resources.NoSwap,
 	}, cfg.Kubelet)
-	assert.Equal(t, features.Gates{PodLevelResources: true, MemoryQoS: true, CustomCPUCFSQuotaPeriod: true}, cfg.Gates)
+	assert.Equal(t, features.Default(), cfg.Gates, "kubelet v1.37's default gates")
 	assert.Nil(t, cfg.CPUs)
 }
 

@@ -514,7 +514,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			continue
 		}
 		c := e.c
-		cfg, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 			Pod: pod, Container: &c, RestartCount: r.bundle.Context.RestartCount, PodIPs: podIPs,
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
 		})
@@ -541,7 +541,6 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 				}
 			}
 		}
-		cleanup()
 		cr := containerResult{
 			Name: c.Name, Type: e.kind, Config: cfg, Warnings: warnings[c.Name],
 			LogPath: filepath.Join(out.Sandbox.LogDirectory, cfg.LogPath),

@@ -25,12 +25,12 @@ func ExampleNewNode() {
 	}
 	node := configgentest.NewNode()
 	gen, _ := node.Generator()
-	_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
+	_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
 	fmt.Println(err)
 
 	node.ImageUsers["web:1"] = securitytest.ImageUser{UID: ptr.To[int64](1000)}
 	gen, _ = node.Generator()
-	cfg, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
+	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
 	fmt.Println(err, cfg.Linux.SecurityContext.RunAsUser.Value)
 	// Output:
 	// container has runAsNonRoot and image will run as root (pod: "web_shop(0b1d)", container: web)

@@ -286,13 +286,10 @@ func (n *Node) Container(ctx context.Context, pod *v1.Pod, c *v1.Container) (*ru
 	if scenario.IsEphemeral(pod, c.Name) {
 		nsTarget = n.sc.NamespaceTarget
 	}
-	cfg, cleanup, err := n.Gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+	cfg, err := n.Gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 		Pod: pod, Container: c, RestartCount: n.sc.RestartCount, PodIPs: n.sc.PodIPs,
 		ImageRef: ImageRef(c.Image), Volumes: n.Volumes, NamespaceTarget: nsTarget,
 	})
-	if cleanup != nil {
-		cleanup()
-	}
 	return cfg, err
 }
 

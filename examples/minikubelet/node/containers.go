@@ -52,7 +52,7 @@ func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
 		return fmt.Errorf("pod %s: container %q: %w", r.name(), e.c.Name, err)
 	}
 	t := time.Now()
-	cfg, cleanup, err := r.n.gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+	cfg, err := r.n.gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 		Pod: r.pod, Container: e.c, RestartCount: e.restarts, PodIPs: r.podIPs, ImageRef: imageRef, Volumes: r.volumes,
 	})
 	r.generated(time.Since(t))
@@ -65,7 +65,6 @@ func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
 	resp, err := r.n.cfg.Runtime.CreateContainer(cctx, &runtimeapi.CreateContainerRequest{
 		PodSandboxId: r.sandboxID, Config: cfg, SandboxConfig: r.sandbox,
 	})
-	cleanup()
 	if err != nil {
 		return fmt.Errorf("pod %s: container %q: CreateContainer: %w", r.name(), e.c.Name, err)
 	}
