@@ -1,20 +1,21 @@
 package volumes
 
 import (
-	"errors"
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // Error categories, matched with errors.Is.
 var (
 	// ErrNotSupported: the volume's type is not one this package fills or sets up.
-	ErrNotSupported = errNotSupported
+	ErrNotSupported = errkind.Sentinel(errkind.InvalidOptions, "volume type not supported")
 	// ErrMissingDependency: a getter the volume needs is nil in Sources.
-	ErrMissingDependency = errors.New("missing dependency")
+	ErrMissingDependency = errkind.Sentinel(errkind.InvalidOptions, "missing dependency")
 	// ErrInvalidName: a pod UID or volume name cannot be a host path element.
-	ErrInvalidName = errors.New("invalid name")
+	ErrInvalidName = errkind.Sentinel(errkind.InvalidPod, "invalid name")
 )
 
 // Operations a VolumeError names.

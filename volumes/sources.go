@@ -2,12 +2,13 @@ package volumes
 
 import (
 	"context"
-	"errors"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ConfigMapGetter serves the ConfigMaps of configMap volumes and projections (kubelet: the
@@ -54,9 +55,7 @@ type PodCertificateGetter interface {
 
 // ErrNoNode is matched by the error of a resourceFieldRef or memory-backed emptyDir when
 // Sources has no NodeGetter or it returned no node.
-var ErrNoNode = errors.New("no node is known")
-
-var errNotSupported = errors.New("volume type not supported")
+var ErrNoNode = errkind.Sentinel(errkind.DependencyFailed, "no node is known")
 
 // Sources is what payloads are made from: the API objects a pod's volumes read, served by small
 // interfaces a client-go lister, a provider's store or a map in a test implements. A nil getter
