@@ -439,7 +439,7 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			node := configgentest.NewNode()
 			node.Options.RuntimeHandlers = tt.handlers
-			node.Options.Security.RuntimeHandlers = securitytest.RuntimeClasses{"gvisor": "runsc"}
+			node.Options.Security.RuntimeClasses = securitytest.RuntimeClasses{"gvisor": "runsc"}
 			gen, err := node.Generator()
 			require.NoError(t, err)
 			pod := samplePod()

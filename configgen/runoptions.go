@@ -298,7 +298,7 @@ func (g *Generator) makePodContainerDir(pod *v1.Pod, container *v1.Container, op
 // read-only mounts (kubelet's runtimeClassSupportsRecursiveReadOnlyMounts).
 func (g *Generator) supportsRecursiveReadOnly(pod *v1.Pod, container *v1.Container, opts *RunContainerOptions) bool {
 	handler := ""
-	if r := g.opts.Security.RuntimeHandlers; r != nil {
+	if r := g.security.Config().RuntimeClasses; r != nil {
 		h, err := r.LookupRuntimeHandler(pod.Spec.RuntimeClassName)
 		if err != nil {
 			opts.Warnings = append(opts.Warnings, Warning{Reason: ReasonRuntimeHandlerLookupFailed, Container: container.Name,

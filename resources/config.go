@@ -56,9 +56,9 @@ type Node struct {
 	// swapControllerAvailable). Without it kubelet writes no swap setting at all.
 	SwapControllerAvailable bool
 	// HugePageSizes are the page sizes the node supports, as kubelet lists them ("2MB", "1GB", see
-	// HugePageSizeKeysFromDirNames for names and order); every container gets one HugepageLimit
+	// hugePageSizeKeysFromDirNames for names and order); every container gets one HugepageLimit
 	// per entry, in this order. A container's hugepages-<size> limit applies to the entry named
-	// HugePageUnitSizeFromByteSize(size).
+	// hugePageUnitSizeFromByteSize(size).
 	HugePageSizes []string
 	// PageSize is the memory page size in bytes memory.high is rounded down to; zero means 4096.
 	PageSize int64

@@ -116,12 +116,12 @@ func containerLimit(pod *v1.Pod, container *v1.Container, name v1.ResourceName, 
 // millicores and bytes: sharesMilli is the cpu request (or the limit standing in for it). It
 // fills lcr, which the caller allocated.
 func (c *Calculator) linuxResources(lcr *runtimeapi.LinuxContainerResources, sharesMilli, cpuLimitMilli, memLimit int64, disableCPUQuota bool, unifiedSize int) {
-	lcr.CpuShares = MilliCPUToShares(sharesMilli)
+	lcr.CpuShares = milliCPUToShares(sharesMilli)
 	if memLimit != 0 {
 		lcr.MemoryLimitInBytes = memLimit
 	}
 	if c.cfg.Kubelet.CPUCFSQuota {
-		lcr.CpuQuota = MilliCPUToQuota(cpuLimitMilli, c.period, c.cfg.Gates.CustomCPUCFSQuotaPeriod)
+		lcr.CpuQuota = milliCPUToQuota(cpuLimitMilli, c.period, c.cfg.Gates.CustomCPUCFSQuotaPeriod)
 		if disableCPUQuota {
 			lcr.CpuQuota = -1
 		}
@@ -152,7 +152,7 @@ func (c *Calculator) GetContainerSwapBehavior(pod *v1.Pod, container *v1.Contain
 func (c *Calculator) swapBehavior(pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass) SwapBehavior {
 	node := &c.cfg.Node
 	if c.cfg.Kubelet.SwapBehavior != LimitedSwap || !node.SwapControllerAvailable || !node.CgroupV2 ||
-		IsCriticalPod(pod) || qos != v1.PodQOSBurstable {
+		isCriticalPod(pod) || qos != v1.PodQOSBurstable {
 		return NoSwap
 	}
 	req := container.Resources.Requests[v1.ResourceMemory]

@@ -14,10 +14,10 @@ const (
 	minQuotaPeriod = 1000
 )
 
-// MilliCPUToShares converts a CPU request in millicores to cpu.shares, as kubelet's
+// milliCPUToShares converts a CPU request in millicores to cpu.shares, as kubelet's
 // cm.MilliCPUToShares does: 0 gives 2, the kernel's minimum; other values are scaled by 1024 per
 // CPU and clamped to [2, 262144].
-func MilliCPUToShares(milliCPU int64) int64 {
+func milliCPUToShares(milliCPU int64) int64 {
 	if milliCPU == 0 {
 		return minShares
 	}
@@ -31,10 +31,10 @@ func MilliCPUToShares(milliCPU int64) int64 {
 	return shares
 }
 
-// MilliCPUToQuota converts a CPU limit in millicores to a CFS quota in microseconds over period,
+// milliCPUToQuota converts a CPU limit in millicores to a CFS quota in microseconds over period,
 // as kubelet's milliCPUToQuota does: 0 (no limit) gives 0; otherwise the quota is at least 1000.
 // Without the CustomCPUCFSQuotaPeriod gate the period is always 100000.
-func MilliCPUToQuota(milliCPU, period int64, customPeriod bool) int64 {
+func milliCPUToQuota(milliCPU, period int64, customPeriod bool) int64 {
 	if milliCPU == 0 {
 		return 0
 	}

@@ -15,10 +15,10 @@ import (
 // hugePageSizeUnits are the unit suffixes of hugepage size keys, in powers of 1024.
 var hugePageSizeUnits = [...]string{"B", "KB", "MB", "GB", "TB", "PB"}
 
-// HugePageUnitSizeFromByteSize formats a hugepage size the way cgroup hugetlb files and CRI name
+// hugePageUnitSizeFromByteSize formats a hugepage size the way cgroup hugetlb files and CRI name
 // it ("2MB", "1GB", "64KB"), as kubelet's v1helper.HugePageUnitSizeFromByteSize does. A size that
 // is not a whole number of its largest unit is an error.
-func HugePageUnitSizeFromByteSize(size int64) (string, error) {
+func hugePageUnitSizeFromByteSize(size int64) (string, error) {
 	idx := 0
 	last := len(hugePageSizeUnits) - 1
 	for size%1024 == 0 && idx < last {
@@ -37,7 +37,7 @@ func hugePageKey(name v1.ResourceName) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return HugePageUnitSizeFromByteSize(size.Value())
+	return hugePageUnitSizeFromByteSize(size.Value())
 }
 
 // hugepageLimits is kubelet's GetHugepageLimitsFromResources: one entry per node page size with
@@ -90,7 +90,7 @@ func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ct
 	return out, warnings
 }
 
-// HugePageSizeKeysFromDirNames turns the entries of /sys/kernel/mm/hugepages ("hugepages-2048kB")
+// hugePageSizeKeysFromDirNames turns the entries of /sys/kernel/mm/hugepages ("hugepages-2048kB")
 // into page-size keys, named and ordered as kubelet lists them (opencontainers/cgroups
 // HugePageSizes): whole GB from 1GiB up, else whole MB from 1MiB up, else the KB count as
 // written; in the order a 64-bit kernel lists that sysfs directory. Kubelet takes the directory
@@ -98,7 +98,7 @@ func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ct
 // reorder them on arm64 (2MB, 32MB, 64KB, 1GB) and ppc64 (16GB, 16MB). The order is computed
 // from the names, not read, so the result does not depend on the order of names. Other names
 // are skipped; two names for one size give one key.
-func HugePageSizeKeysFromDirNames(names []string) []string {
+func hugePageSizeKeysFromDirNames(names []string) []string {
 	type entry struct {
 		hash uint32
 		name string

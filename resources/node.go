@@ -16,15 +16,15 @@ import (
 // ErrUnsupported is returned by HostNode on operating systems other than Linux.
 var ErrUnsupported = errkind.Sentinel(errkind.InvalidOptions, "not supported on this operating system")
 
-// HostFiles is the read-only file access DetectNode needs. hostfs.OS and *hostfs.Memory satisfy
+// hostFiles is the read-only file access detectNode needs. hostfs.OS and *hostfs.Memory satisfy
 // it, so a test can describe a node as an in-memory tree.
-type HostFiles interface {
+type hostFiles interface {
 	ReadFile(path string) ([]byte, error)
 	ReadDir(path string) ([]fs.DirEntry, error)
 	Stat(path string) (fs.FileInfo, error)
 }
 
-// Host paths DetectNode reads.
+// Host paths detectNode reads.
 const (
 	cgroupRoot        = "/sys/fs/cgroup"
 	hugepagesDir      = "/sys/kernel/mm/hugepages"
@@ -33,19 +33,19 @@ const (
 	cgroupV1SwapLimit = "/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes"
 )
 
-// DetectNode reads the node facts kubelet takes from the host through files:
+// detectNode reads the node facts kubelet takes from the host through files:
 //   - CgroupV2: /sys/fs/cgroup/cgroup.controllers exists (the root of a unified hierarchy);
 //   - MemoryCapacity and SwapCapacity: MemTotal and SwapTotal of /proc/meminfo, as cadvisor;
 //   - HugePageSizes: the hugepages-<n>kB entries of /sys/kernel/mm/hugepages, in the kernel's
-//     listing order (see HugePageSizeKeysFromDirNames); none when the directory is missing;
+//     listing order (see hugePageSizeKeysFromDirNames); none when the directory is missing;
 //   - SwapControllerAvailable: on v1 memory.memsw.limit_in_bytes exists in the memory
 //     hierarchy, on v2 memory.swap.max exists in the cgroup /proc/self/cgroup names.
 //
 // AllocatableMemory (kubelet computes it from its reservations) and PageSize (HostNode fills it)
 // stay zero.
-func DetectNode(h HostFiles) (Node, error) {
+func detectNode(h hostFiles) (Node, error) {
 	if h == nil {
-		return Node{}, fmt.Errorf("%w: DetectNode needs HostFiles", ErrInvalidConfig)
+		return Node{}, fmt.Errorf("%w: detectNode needs hostFiles", ErrInvalidConfig)
 	}
 	var n Node
 	_, err := h.Stat(path.Join(cgroupRoot, "cgroup.controllers"))
@@ -69,14 +69,14 @@ func DetectNode(h HostFiles) (Node, error) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	n.HugePageSizes = HugePageSizeKeysFromDirNames(names)
+	n.HugePageSizes = hugePageSizeKeysFromDirNames(names)
 
 	n.SwapControllerAvailable = swapControllerAvailable(h, n.CgroupV2)
 	return n, nil
 }
 
 // swapControllerAvailable is kubelet's probe; any failure means "not available", as there.
-func swapControllerAvailable(h HostFiles, cgroupV2 bool) bool {
+func swapControllerAvailable(h hostFiles, cgroupV2 bool) bool {
 	p := cgroupV1SwapLimit
 	if cgroupV2 {
 		data, err := h.ReadFile(selfCgroupPath)

@@ -12,9 +12,9 @@ const (
 	besteffortOOMScoreAdj = 1000
 )
 
-// GetContainerOOMScoreAdjust returns the oom_score_adj of container in pod on a node with
+// getContainerOOMScoreAdjust returns the oom_score_adj of container in pod on a node with
 // memoryCapacity bytes, as kubelet's qos.GetContainerOOMScoreAdjust does:
-//   - node-critical pods (IsNodeCriticalPod) and Guaranteed pods get -997, BestEffort pods 1000;
+//   - node-critical pods (isNodeCriticalPod) and Guaranteed pods get -997, BestEffort pods 1000;
 //   - a Burstable container gets 1000 - 1000*request/capacity, where request is its memory
 //     request plus, with podLevelResources and pod-level requests, an equal share of the pod's
 //     memory request that no container claims (none when the containers claim more than the pod);
@@ -28,13 +28,13 @@ const (
 //
 // A non-positive memoryCapacity, which kubelet never has, gives 999 for Burstable containers
 // instead of kubelet's division by zero.
-func GetContainerOOMScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, podLevelResources bool) int64 {
+func getContainerOOMScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, podLevelResources bool) int64 {
 	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	return oomScoreAdjust(pod, container, memoryCapacity, podLevelResources, GetPodQOS(pod, podLevelResources))
 }
 
 func oomScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, podLevelResources bool, qos v1.PodQOSClass) int64 {
-	if IsNodeCriticalPod(pod) {
+	if isNodeCriticalPod(pod) {
 		return guaranteedOOMScoreAdj
 	}
 	switch qos {
@@ -49,7 +49,7 @@ func oomScoreAdjust(pod *v1.Pod, container *v1.Container, memoryCapacity int64, 
 
 	memReq := memoryValue(container.Resources.Requests)
 	var share int64
-	podLevel := podLevelResources && IsPodLevelRequestsSet(pod)
+	podLevel := podLevelResources && isPodLevelRequestsSet(pod)
 	if podLevel {
 		share = remainingPodMemReqPerContainer(pod)
 	}

@@ -91,7 +91,7 @@ func limitsOf(c *v1.Container) v1.ResourceList   { return c.Resources.Limits }
 // requests when podLevelResources is on and the pod sets them.
 func podRequests(pod *v1.Pod, podLevelResources bool) cpuMem {
 	r := aggregate(pod, requestsOf)
-	if podLevelResources && IsPodLevelRequestsSet(pod) {
+	if podLevelResources && isPodLevelRequestsSet(pod) {
 		r.override(pod.Spec.Resources.Requests)
 	}
 	return r
@@ -106,10 +106,10 @@ func podLimits(pod *v1.Pod, podLevelResources bool) cpuMem {
 	return r
 }
 
-// PodRequests returns the pod's effective cpu and memory requests without overhead, as kubelet's
+// podRequestList returns the pod's effective cpu and memory requests without overhead, as kubelet's
 // sandbox code gets them from resourcehelper.PodRequests (ExcludeOverhead, SkipPodLevelResources
 // = !podLevelResources). A resource no container and no pod-level request names is absent.
-func PodRequests(pod *v1.Pod, podLevelResources bool) v1.ResourceList {
+func podRequestList(pod *v1.Pod, podLevelResources bool) v1.ResourceList {
 	pod = orEmptyPod(pod)
 	return podRequests(pod, podLevelResources).list()
 }

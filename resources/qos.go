@@ -98,9 +98,9 @@ func IsStaticPod(pod *v1.Pod) bool {
 	return ok && source != apiserverSource
 }
 
-// IsMirrorPod reports whether the pod is the API-server mirror of a static pod, as kubelet's
+// isMirrorPod reports whether the pod is the API-server mirror of a static pod, as kubelet's
 // types.IsMirrorPod does.
-func IsMirrorPod(pod *v1.Pod) bool {
+func isMirrorPod(pod *v1.Pod) bool {
 	if pod == nil {
 		return false
 	}
@@ -108,23 +108,23 @@ func IsMirrorPod(pod *v1.Pod) bool {
 	return ok
 }
 
-// IsCriticalPod reports whether the pod is static, mirror or has a priority of at least
+// isCriticalPod reports whether the pod is static, mirror or has a priority of at least
 // 2000000000 (system-cluster-critical), as kubelet's types.IsCriticalPod does.
-func IsCriticalPod(pod *v1.Pod) bool {
+func isCriticalPod(pod *v1.Pod) bool {
 	if pod == nil {
 		return false
 	}
-	return IsStaticPod(pod) || IsMirrorPod(pod) ||
+	return IsStaticPod(pod) || isMirrorPod(pod) ||
 		(pod.Spec.Priority != nil && *pod.Spec.Priority >= systemCriticalPriority)
 }
 
-// IsNodeCriticalPod reports whether the pod is critical and uses the system-node-critical
+// isNodeCriticalPod reports whether the pod is critical and uses the system-node-critical
 // priority class, as kubelet's types.IsNodeCriticalPod does.
-func IsNodeCriticalPod(pod *v1.Pod) bool {
+func isNodeCriticalPod(pod *v1.Pod) bool {
 	if pod == nil {
 		return false
 	}
-	return IsCriticalPod(pod) && pod.Spec.PriorityClassName == systemNodeCritical
+	return isCriticalPod(pod) && pod.Spec.PriorityClassName == systemNodeCritical
 }
 
 // isPodLevelResourceName reports whether name is one pod-level resources support: cpu, memory
@@ -152,9 +152,9 @@ func IsPodLevelResourcesSet(pod *v1.Pod) bool {
 	return r != nil && (hasPodLevelName(r.Requests) || hasPodLevelName(r.Limits))
 }
 
-// IsPodLevelRequestsSet reports whether spec.resources sets a supported request
+// isPodLevelRequestsSet reports whether spec.resources sets a supported request
 // (component-helpers: resource.IsPodLevelRequestsSet).
-func IsPodLevelRequestsSet(pod *v1.Pod) bool {
+func isPodLevelRequestsSet(pod *v1.Pod) bool {
 	if pod == nil {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 // SandboxResources returns the sandbox's resources and overhead, as kubelet's
 // applySandboxResources does (calculateSandboxResources and convertOverheadToLinuxResources).
 //
-// Resources come from the pod's aggregated requests and limits without overhead (see PodRequests
+// Resources come from the pod's aggregated requests and limits without overhead (see podRequestList
 // and PodLimits): cpu shares from the cpu request, or from the cpu limit when no container and no
 // pod-level request names cpu; CFS quota from the cpu limit (-1 when the pod has exclusive CPUs);
 // the memory limit; memory.oom.group on cgroup v2 as for containers.

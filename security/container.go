@@ -21,7 +21,8 @@ type ContainerInput struct {
 	// GetExtraSupplementalGroupsForPod, from the pv.beta.kubernetes.io/gid annotation).
 	ExtraSupplementalGroups []int64
 	// NamespaceTarget is the runtime id of the container an ephemeral container targets (kubelet's
-	// nsTarget); empty for every other container. See ApplyNamespaceTarget.
+	// nsTarget); empty for every other container. The container then joins that container's PID
+	// namespace, as kubelet's applyNamespaceTarget does.
 	NamespaceTarget string
 }
 
@@ -30,7 +31,7 @@ type ContainerInput struct {
 // kubelet's generateLinuxContainerConfig applies:
 //   - capabilities (names verbatim, non-nil lists), privileged, SELinux options, runAsUser and
 //     runAsGroup, read-only root filesystem, from the effective security context;
-//   - the seccomp and AppArmor profiles (see SeccompProfile and AppArmorProfile);
+//   - the seccomp and AppArmor profiles (see seccompProfile and appArmorProfile);
 //   - with no runAsUser, the image's uid, and RunAsUsername = the image's user name (set even when
 //     empty);
 //   - the pod's namespaces (see NamespacesForPod);
@@ -74,7 +75,7 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	}
 	sc.Seccomp = &blk.seccomp
 	//lint:ignore SA1019 kubelet still fills the deprecated string for runtimes that read only it
-	if sc.Apparmor, sc.ApparmorProfile, err = AppArmorProfile(pod, c); err != nil {
+	if sc.Apparmor, sc.ApparmorProfile, err = appArmorProfile(pod, c); err != nil {
 		return nil, err
 	}
 
@@ -90,7 +91,7 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 		return nil, err
 	}
 	sc.NamespaceOptions = &blk.ns
-	ApplyNamespaceTarget(sc.NamespaceOptions, in.NamespaceTarget)
+	applyNamespaceTarget(sc.NamespaceOptions, in.NamespaceTarget)
 
 	podSC := pod.Spec.SecurityContext
 	if podSC != nil {

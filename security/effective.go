@@ -4,7 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// DetermineEffectiveSecurityContext merges the pod's and the container's security contexts the way
+// determineEffectiveSecurityContext merges the pod's and the container's security contexts the way
 // kubelet's securitycontext.DetermineEffectiveSecurityContext does: from the pod it takes only
 // SELinuxOptions, WindowsOptions, RunAsUser, RunAsGroup and RunAsNonRoot; every container field that
 // is set overrides it (SELinuxOptions as a whole, WindowsOptions field by field). It never returns nil.
@@ -13,7 +13,7 @@ import (
 // context kubelet hands back the container's own pointer, so a caller that edits the result edits
 // the pod. Here the pod is never aliased. A nil pod or container counts as one without a security
 // context.
-func DetermineEffectiveSecurityContext(pod *v1.Pod, container *v1.Container) *v1.SecurityContext {
+func determineEffectiveSecurityContext(pod *v1.Pod, container *v1.Container) *v1.SecurityContext {
 	var podSC *v1.PodSecurityContext
 	if pod != nil {
 		podSC = pod.Spec.SecurityContext
@@ -85,10 +85,10 @@ func DetermineEffectiveSecurityContext(pod *v1.Pod, container *v1.Container) *v1
 	return out
 }
 
-// AddNoNewPrivileges reports whether the container must run with no_new_privs, as kubelet's
+// addNoNewPrivileges reports whether the container must run with no_new_privs, as kubelet's
 // securitycontext.AddNoNewPrivileges: only when allowPrivilegeEscalation is explicitly false.
 // Privileged containers and CAP_SYS_ADMIN are not considered here, as in kubelet.
-func AddNoNewPrivileges(sc *v1.SecurityContext) bool {
+func addNoNewPrivileges(sc *v1.SecurityContext) bool {
 	return sc != nil && sc.AllowPrivilegeEscalation != nil && !*sc.AllowPrivilegeEscalation
 }
 
@@ -106,7 +106,7 @@ type effective struct {
 	procMount                *v1.ProcMountType
 }
 
-// effectiveOf applies the same precedence as DetermineEffectiveSecurityContext without copying.
+// effectiveOf applies the same precedence as determineEffectiveSecurityContext without copying.
 func effectiveOf(pod *v1.Pod, container *v1.Container) effective {
 	var e effective
 	if pod != nil && pod.Spec.SecurityContext != nil {

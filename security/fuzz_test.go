@@ -87,7 +87,7 @@ func FuzzResolverArbitraryPod(f *testing.F) {
 			ThermalThrottle:   thermal,
 			SeccompDefault:    seccompDefault,
 			UserNamespaces:    securitytest.FixedUserNamespaces(65536),
-			RuntimeHandlers:   securitytest.RuntimeClasses{"x": "y"},
+			RuntimeClasses:    securitytest.RuntimeClasses{"x": "y"},
 			DefaultPodSysctls: map[string]string{"net/ipv4/ip_forward": "1", "user.max_user_namespaces": "5", "kernel.sem": "1 2 3 4"},
 		})
 		ctx := context.Background()

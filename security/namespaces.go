@@ -109,9 +109,9 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod, nodeUserns *r
 	// the pod shares the node's user namespace.
 	cfg := r.Config()
 	handler := ""
-	if cfg.RuntimeHandlers != nil {
+	if cfg.RuntimeClasses != nil {
 		var err error
-		if handler, err = cfg.RuntimeHandlers.LookupRuntimeHandler(pod.Spec.RuntimeClassName); err != nil {
+		if handler, err = cfg.RuntimeClasses.LookupRuntimeHandler(pod.Spec.RuntimeClassName); err != nil {
 			return nil, err
 		}
 	}
@@ -127,10 +127,10 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod, nodeUserns *r
 	return cfg.UserNamespaces.GetOrCreateUserNamespaceMappings(ctx, pod, handler)
 }
 
-// ApplyNamespaceTarget points an ephemeral container at the container it targets, as kubelet's
+// applyNamespaceTarget points an ephemeral container at the container it targets, as kubelet's
 // generateLinuxContainerConfig does for nsTarget: when the PID namespace is CONTAINER it becomes
 // TARGET with TargetId = targetID. An empty targetID or a nil ns leaves ns alone.
-func ApplyNamespaceTarget(ns *runtimeapi.NamespaceOption, targetID string) {
+func applyNamespaceTarget(ns *runtimeapi.NamespaceOption, targetID string) {
 	if ns == nil || targetID == "" || ns.Pid != runtimeapi.NamespaceMode_CONTAINER {
 		return
 	}

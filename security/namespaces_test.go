@@ -63,7 +63,7 @@ func TestNamespacesForPod(t *testing.T) {
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
 		{name: "hostUsers false without a mapper names the pod's runtime handler, as kubelet does for a handler without support",
 			spec:   func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("kata") },
-			config: func(c *security.Config) { c.RuntimeHandlers = securitytest.RuntimeClasses{"kata": "kata-qemu"} },
+			config: func(c *security.Config) { c.RuntimeClasses = securitytest.RuntimeClasses{"kata": "kata-qemu"} },
 			err:    "can't set `spec.hostUsers: false`, RuntimeClass handler \"kata-qemu\" does not support user namespaces"},
 		{name: "hostUsers false on a runtime whose default handler lacks support is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			config: func(c *security.Config) {
@@ -77,13 +77,13 @@ func TestNamespacesForPod(t *testing.T) {
 				m := securitytest.FixedUserNamespaces(65536)
 				m.Handlers = map[string]bool{"": true, "kata-qemu": false}
 				c.UserNamespaces = m
-				c.RuntimeHandlers = securitytest.RuntimeClasses{"kata": "kata-qemu"}
+				c.RuntimeClasses = securitytest.RuntimeClasses{"kata": "kata-qemu"}
 			},
 			err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"kata-qemu\" does not support user namespaces"},
 		{name: "hostUsers false with a handler the runtime does not know fails", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("sysbox") },
 			config: func(c *security.Config) {
 				c.UserNamespaces = securitytest.FixedUserNamespaces(65536)
-				c.RuntimeHandlers = securitytest.RuntimeClasses{"sysbox": "sysbox-runc"}
+				c.RuntimeClasses = securitytest.RuntimeClasses{"sysbox": "sysbox-runc"}
 			},
 			err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"sysbox-runc\" does not support user namespaces: the handler \"sysbox-runc\" is not known"},
 		{name: "hostUsers false with a supporting handler resolved from the runtime class", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("crun") },
@@ -91,7 +91,7 @@ func TestNamespacesForPod(t *testing.T) {
 				m := securitytest.FixedUserNamespaces(131072)
 				m.Handlers = map[string]bool{"crun-h": true}
 				c.UserNamespaces = m
-				c.RuntimeHandlers = securitytest.RuntimeClasses{"crun": "crun-h"}
+				c.RuntimeClasses = securitytest.RuntimeClasses{"crun": "crun-h"}
 			},
 			want: &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: podMappings(131072)}},
 	} {
@@ -111,7 +111,7 @@ func TestNamespacesForPod(t *testing.T) {
 }
 
 func TestNamespacesForPodUnknownRuntimeClass(t *testing.T) {
-	r := newResolver(t, func(c *security.Config) { c.RuntimeHandlers = securitytest.RuntimeClasses{} })
+	r := newResolver(t, func(c *security.Config) { c.RuntimeClasses = securitytest.RuntimeClasses{} })
 	for name, hostUsers := range map[string]*bool{"hostUsers unset": nil, "hostUsers false": ptr.To(false)} {
 		t.Run(name, func(t *testing.T) {
 			p := testPod(nil, nil)
@@ -266,7 +266,7 @@ func (p *ptrThermal) ThermalThrottlePaths() []string { return p.paths }
 // interface; a Config holding nil pointers behaves as if the fields were unset, without a panic.
 func TestConfigWithNilPointerBackendsActsAsUnset(t *testing.T) {
 	r := security.New(security.Config{
-		RuntimeHandlers: (*ptrHandlers)(nil),
+		RuntimeClasses:  (*ptrHandlers)(nil),
 		UserNamespaces:  (*ptrMapper)(nil),
 		ThermalThrottle: (*ptrThermal)(nil),
 	})
@@ -313,4 +313,18 @@ func TestSeccompProfileEmptyRootIsTheDefaultRoot(t *testing.T) {
 	got, err := security.SeccompProfile(p, &p.Spec.Containers[0], "", false)
 	require.NoError(t, err)
 	assert.Equal(t, &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: "/var/lib/kubelet/seccomp/b.json"}, got)
+}
+
+// The resolver's old field name still works for one release: RuntimeClasses wins when both are set.
+func TestDeprecatedRuntimeHandlersField(t *testing.T) {
+	p := testPod(nil, nil)
+	p.Spec.RuntimeClassName = ptr.To("missing")
+	old := security.New(security.Config{RuntimeHandlers: securitytest.RuntimeClasses{}})
+	_, err := old.NamespacesForPod(context.Background(), p)
+	require.EqualError(t, err, `runtimeclass.node.k8s.io "missing" not found`, "the deprecated field is read")
+	assert.Nil(t, old.Config().RuntimeHandlers, "and moved to RuntimeClasses")
+
+	both := security.New(security.Config{RuntimeClasses: securitytest.RuntimeClasses{"missing": "h"}, RuntimeHandlers: securitytest.RuntimeClasses{}})
+	_, err = both.NamespacesForPod(context.Background(), p)
+	assert.NoError(t, err, "RuntimeClasses wins over the deprecated field")
 }

@@ -109,10 +109,10 @@ func parseCPUList(sysRoot string) ([]int, bool) {
 	return cpus, len(cpus) > 0
 }
 
-// ReadonlyPaths returns the paths a container's /proc is mounted read-only at, as kubelet's
+// readonlyPaths returns the paths a container's /proc is mounted read-only at, as kubelet's
 // securitycontext.ConvertToRuntimeReadonlyPaths: none (a non-nil empty slice) for the Unmasked
 // procMount, else the default list. The slice is the caller's own.
-func ReadonlyPaths(procMount *v1.ProcMountType) []string {
+func readonlyPaths(procMount *v1.ProcMountType) []string {
 	if isUnmasked(procMount) {
 		return []string{}
 	}
@@ -146,7 +146,7 @@ func (r *Resolver) MaskedPaths(procMount *v1.ProcMountType) []string {
 	return out
 }
 
-// procPaths returns MaskedPaths and ReadonlyPaths for one container in a single allocation; the
+// procPaths returns MaskedPaths and readonlyPaths for one container in a single allocation; the
 // masked list's capacity is capped so that appending to it cannot overwrite the read-only list.
 func (r *Resolver) procPaths(procMount *v1.ProcMountType) (masked, readonly []string) {
 	if isUnmasked(procMount) {

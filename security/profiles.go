@@ -9,7 +9,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 )
 
-// SeccompProfile picks the container's seccomp profile as kubelet's getSeccompProfile does: the
+// seccompProfile picks the container's seccomp profile as kubelet's getSeccompProfile does: the
 // container's seccompProfile field, else the pod's, else RuntimeDefault when seccompDefault is on and
 // Unconfined when it is off. Seccomp annotations are ignored, as in kubelet v1.37. A Localhost
 // profile becomes the path of the profile under profileRoot (DefaultSeccompProfileRoot when empty).
@@ -17,7 +17,7 @@ import (
 // Unlike kubelet, a Localhost profile whose joined and cleaned path leaves profileRoot
 // ("../../etc/x") is an error wrapping ErrInvalidSeccompProfile; kubelet hands the runtime whatever
 // filepath.Join made of it.
-func SeccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
+func seccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
 	out := new(runtimeapi.SecurityProfile)
 	if err := seccompProfileInto(out, pod, container, profileRoot, seccompDefault); err != nil {
 		return nil, err
@@ -25,7 +25,7 @@ func SeccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, se
 	return out, nil
 }
 
-// seccompProfileInto is SeccompProfile writing into out, which the caller allocated.
+// seccompProfileInto is seccompProfile writing into out, which the caller allocated.
 func seccompProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) error {
 	if profileRoot == "" {
 		profileRoot = DefaultSeccompProfileRoot
@@ -70,16 +70,16 @@ func within(root, p string) bool {
 	return strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator
 }
 
-// AppArmorProfile picks the container's AppArmor profile as kubelet's getAppArmorProfile does: the
+// appArmorProfile picks the container's AppArmor profile as kubelet's getAppArmorProfile does: the
 // container's appArmorProfile field, else the deprecated pod annotation
 // container.apparmor.security.beta.kubernetes.io/<container> ("runtime/default", "unconfined",
 // "localhost/<name>"; any other value is ignored), else the pod's field. It returns the CRI profile
 // and the deprecated string form that older runtimes read; both are empty when nothing applies.
-func AppArmorProfile(pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
+func appArmorProfile(pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
 	return appArmorProfileInto(nil, pod, container)
 }
 
-// appArmorProfileInto is AppArmorProfile writing the profile into out when out is not nil (and
+// appArmorProfileInto is appArmorProfile writing the profile into out when out is not nil (and
 // returning it), into a new message otherwise.
 func appArmorProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
 	p := appArmorProfileOf(pod, container)

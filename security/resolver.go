@@ -24,7 +24,11 @@ type Config struct {
 	// UserNamespaces supplies the id mappings of pods with hostUsers: false. Nil means the runtime
 	// has no user-namespace support: such pods are an error.
 	UserNamespaces UserNamespaceMapper
-	// RuntimeHandlers maps runtimeClassName to the CRI handler. Nil means every pod uses "".
+	// RuntimeClasses maps a pod's runtimeClassName to its CRI handler, as kubelet's RuntimeClass
+	// manager does. Nil means every pod uses the default handler "".
+	RuntimeClasses RuntimeHandlerResolver
+	// Deprecated: use RuntimeClasses; it is read only when RuntimeClasses is nil. (The runtime's
+	// list of handlers and their features is configgen.Options.RuntimeHandlers.)
 	RuntimeHandlers RuntimeHandlerResolver
 	// DefaultPodSysctls are the kubelet's defaultPodSysctls, applied to every sandbox (filtered by
 	// namespace, see SandboxSysctls). Kubelet accepts them only with the DefaultPodSysctls feature
@@ -50,9 +54,13 @@ func New(cfg Config) *Resolver {
 }
 
 func withDefaults(cfg Config) Config {
-	if isNilPointer(cfg.RuntimeHandlers) {
-		cfg.RuntimeHandlers = nil
+	if isNilPointer(cfg.RuntimeClasses) {
+		cfg.RuntimeClasses = nil
 	}
+	if cfg.RuntimeClasses == nil && !isNilPointer(cfg.RuntimeHandlers) {
+		cfg.RuntimeClasses = cfg.RuntimeHandlers
+	}
+	cfg.RuntimeHandlers = nil
 	if isNilPointer(cfg.UserNamespaces) {
 		cfg.UserNamespaces = nil
 	}

@@ -32,7 +32,7 @@ func (r *Resolver) SandboxSecurityContext(ctx context.Context, pod *v1.Pod, extr
 		groups      [2]int64
 	})
 	sc := &blk.sc
-	sc.Privileged = HasPrivilegedContainer(pod)
+	sc.Privileged = hasPrivilegedContainer(pod)
 	// A RuntimeDefault sandbox lets pods pick stricter profiles for their containers.
 	blk.seccomp.ProfileType = runtimeapi.SecurityProfile_RuntimeDefault
 	sc.Seccomp = &blk.seccomp
@@ -61,9 +61,9 @@ func (r *Resolver) SandboxSecurityContext(ctx context.Context, pod *v1.Pod, extr
 	return sc, nil
 }
 
-// HasPrivilegedContainer reports whether any init, regular or ephemeral container of the pod asks
+// hasPrivilegedContainer reports whether any init, regular or ephemeral container of the pod asks
 // for privileged: true, as kubelet's kubecontainer.HasPrivilegedContainer.
-func HasPrivilegedContainer(pod *v1.Pod) bool {
+func hasPrivilegedContainer(pod *v1.Pod) bool {
 	if pod == nil {
 		return false
 	}
@@ -102,7 +102,7 @@ var ipcSysctls = map[string]bool{
 
 // SandboxSysctls returns the sandbox's sysctls as kubelet's generatePodSandboxLinuxConfig does. The
 // node's default sysctls (Config.DefaultPodSysctls) come first, each name normalised with
-// NormalizeSysctlName and kept only when it lives in a namespace the pod does not share with the
+// normalizeSysctlName and kept only when it lives in a namespace the pod does not share with the
 // node: IPC sysctls (kernel.msg*, sem, shm*, fs.mqueue.*) unless hostIPC, net.* unless hostNetwork,
 // user.* only when hostUsers is false (unset means the host's user namespace, as the API's default
 // is true), kernel.domainname unless hostNetwork; all others are dropped.
@@ -121,7 +121,7 @@ func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	out := make(map[string]string, size)
 	if len(cfg.DefaultPodSysctls) > 0 {
 		for k, v := range cfg.DefaultPodSysctls {
-			name := NormalizeSysctlName(k)
+			name := normalizeSysctlName(k)
 			if !sysctlAllowed(pod, name) {
 				continue
 			}
@@ -155,11 +155,11 @@ func sysctlAllowed(pod *v1.Pod, name string) bool {
 	return false
 }
 
-// NormalizeSysctlName converts a sysctl name written with '/' separators to the dotted form, as
+// normalizeSysctlName converts a sysctl name written with '/' separators to the dotted form, as
 // component-helpers' sysctl.NormalizeName: only when the first separator is '/', every '.' and '/'
 // swap ("net/ipv4/conf/eno2.100/rp_filter" becomes "net.ipv4.conf.eno2/100.rp_filter"). Other names
 // are returned unchanged.
-func NormalizeSysctlName(name string) string {
+func normalizeSysctlName(name string) string {
 	i := strings.IndexAny(name, "./")
 	if i < 0 || name[i] == '.' {
 		return name

@@ -223,7 +223,7 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 	opts.Security.SeccompProfileRoot = filepath.Join(root, "seccomp")
 	opts.Security.SeccompDefault = n.SeccompDefault
 	opts.Security.UserNamespaces = userns
-	opts.Security.RuntimeHandlers = securitytest.RuntimeClasses(n.RuntimeClasses)
+	opts.Security.RuntimeClasses = securitytest.RuntimeClasses(n.RuntimeClasses)
 	opts.Security.DefaultPodSysctls = n.DefaultPodSysctls
 	if groups := n.ExtraSupplementalGroups; groups != nil {
 		opts.ExtraSupplementalGroups = func(*v1.Pod) []int64 { return groups }

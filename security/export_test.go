@@ -1,0 +1,13 @@
+package security
+
+// Helpers the package's own calls are made of, exported for its external tests only.
+var (
+	AddNoNewPrivileges                = addNoNewPrivileges
+	AppArmorProfile                   = appArmorProfile
+	ApplyNamespaceTarget              = applyNamespaceTarget
+	DetermineEffectiveSecurityContext = determineEffectiveSecurityContext
+	HasPrivilegedContainer            = hasPrivilegedContainer
+	NormalizeSysctlName               = normalizeSysctlName
+	SeccompProfile                    = seccompProfile
+	ReadonlyPaths                     = readonlyPaths
+)
