@@ -40,7 +40,7 @@ func (d *deferredWrites) Chmod(path string, perm fs.FileMode) error {
 }
 
 // apply makes the recorded writes on files, in order, stopping at the first error. A write and
-// the chmod of the same file to the same mode that follows it (hosts.EnsureHostsFile's pair) are
+// the chmod of the same file to the same mode that follows it (the pair hosts.MakeHostsFile writes) are
 // one step, updateFile, which removes a file it created when it fails. The records are dropped
 // then, so that they do not keep the data alive with the options they were made for.
 func (d *deferredWrites) apply(files HostFiles) error {

@@ -103,7 +103,7 @@ func TestEtcHostsRewrite(t *testing.T) {
 					require.NoError(t, node.Files.Chmod(hostsPath, s.chmodBefore))
 				}
 				ops, cur = nil, s
-				_, _, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
+				_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{
 					Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{s.podIP}, ImageRef: "img", Volumes: node.Volumes(pod),
 				})
 				if s.wantErr {

@@ -124,7 +124,7 @@ func runHostCallScenario(t *testing.T, fail int, after bool, want []string) host
 		return func() (string, error) {
 			for i := range pod.Spec.Containers {
 				if c := &pod.Spec.Containers[i]; c.Name == name {
-					cfg, _, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+					cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 						Pod: pod, Container: c, RestartCount: restarts, PodIPs: ips, ImageRef: "sha256:abc", Volumes: volumes,
 					})
 					if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	yamlv3 "go.yaml.in/yaml/v3"
+
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // MaxExpansion bounds what Read builds from one input: the JSON of its documents, with every
@@ -23,15 +25,10 @@ const maxDepth = 10000
 
 // ErrExpansion: an input's YAML aliases, merge keys or Lists would make Read build more than
 // MaxExpansion times its size. errors.Is(err, ErrTooLarge) holds for it too.
-var ErrExpansion error = expansionError{}
+var ErrExpansion = errkind.Sentinel(errkind.InvalidPod, "its YAML aliases, merge keys and Lists build more than 16 times the input's size")
 
-type expansionError struct{}
-
-func (expansionError) Error() string {
-	return "its YAML aliases, merge keys and Lists build more than 16 times the input's size"
-}
-
-func (expansionError) Is(target error) bool { return target == ErrTooLarge }
+// errExpansion is the error Read returns: ErrExpansion's text, matching ErrTooLarge too.
+var errExpansion = errkind.New(ErrExpansion, ErrExpansion.Error(), ErrTooLarge)
 
 // Costs, in bytes of the budget, of work that writes no JSON.
 const (
@@ -59,7 +56,7 @@ func newBuilder(inputSize int) *builder {
 func (b *builder) spend(n int) error {
 	b.left -= int64(n)
 	if b.left < 0 {
-		return ErrExpansion
+		return errExpansion
 	}
 	return nil
 }

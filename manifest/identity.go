@@ -1,16 +1,16 @@
 package manifest
 
 import (
-	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podconfig/podconfig/defaults"
+	"github.com/podconfig/podconfig/internal/errkind"
 )
 
 // ErrDuplicatePod: two Pods share a UID, or a namespace and name.
-var ErrDuplicatePod = errors.New("two pods with one identity")
+var ErrDuplicatePod = errkind.Sentinel(errkind.InvalidPod, "two pods with one identity")
 
 // duplicatePodError names both Pods' documents; it is ErrDuplicatePod.
 type duplicatePodError struct{ msg string }
