@@ -48,7 +48,7 @@ var (
 )
 
 // Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
-// Generator (or a nil one) return an ErrMissingDependency error and do nothing. Its only mutable state
+// Generator (or a nil one) return an ErrInvalidOptions error and do nothing. Its only mutable state
 // is a cache of the service variables it built last, reused while the Services are unchanged,
 // a pool of scratch space, and the locks by which calls for the same pod take turns making (and,
 // on failure, removing) its data directories: it is safe for concurrent use, and two calls never
@@ -157,7 +157,7 @@ func New(opts Options) (*Generator, error) {
 }
 
 // errNotBuilt is what the methods of a Generator that New did not build return.
-var errNotBuilt = fmt.Errorf("%w: the Generator was not built by configgen.New", ErrMissingDependency)
+var errNotBuilt = fmt.Errorf("%w: the Generator was not built by configgen.New", ErrInvalidOptions)
 
 // built fails for a Generator that New did not build (a zero or nil one), which has no node
 // facts and no backends to act through.

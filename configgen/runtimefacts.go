@@ -43,7 +43,7 @@ type RuntimeFacts struct {
 func ReadRuntimeFacts(ctx context.Context, rt RuntimeStatusClient) (RuntimeFacts, error) {
 	var facts RuntimeFacts
 	if rt == nil {
-		return facts, fmt.Errorf("runtime facts: no CRI runtime client: %w", ErrMissingDependency)
+		return facts, fmt.Errorf("runtime facts: no CRI runtime client: %w", ErrInvalidOptions)
 	}
 	cfg, err := rt.RuntimeConfig(ctx, &runtimeapi.RuntimeConfigRequest{})
 	switch {

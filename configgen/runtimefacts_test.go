@@ -87,7 +87,7 @@ func TestReadRuntimeFacts(t *testing.T) {
 			wantErr:  "runtime facts: runtime not ready: container runtime not ready: <nil>",
 			wantKind: configgen.ErrRuntimeNotReady},
 		{name: "no client is a missing dependency",
-			rt: nil, wantKind: configgen.ErrMissingDependency},
+			rt: nil, wantKind: configgen.ErrInvalidOptions},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := configgen.ReadRuntimeFacts(context.Background(), tc.rt)

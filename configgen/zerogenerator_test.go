@@ -11,7 +11,7 @@ import (
 )
 
 // TestZeroGenerator calls every method of a Generator that New did not build, with a pod that a
-// built one renders: each returns ErrMissingDependency and touches nothing, where a zero
+// built one renders: each returns ErrInvalidOptions and touches nothing, where a zero
 // Generator used to panic (its scratch pool and backends are set only by New) or, for PodDir,
 // answer a path under "/".
 func TestZeroGenerator(t *testing.T) {
@@ -56,7 +56,7 @@ func TestZeroGenerator(t *testing.T) {
 		for recv, g := range map[string]*configgen.Generator{"zero": {}, "nil": nil} {
 			t.Run(name+" on a "+recv+" Generator says it was not built by New", func(t *testing.T) {
 				err := call(g)
-				require.ErrorIs(t, err, configgen.ErrMissingDependency)
+				require.ErrorIs(t, err, configgen.ErrInvalidOptions)
 				assert.ErrorContains(t, err, "not built by configgen.New")
 			})
 		}
