@@ -139,7 +139,9 @@ func TestContainerConfigHostCalls(t *testing.T) {
 	podDir := root + "/pods/" + string(pod.UID)
 	var envFile string
 	for path := range benchpod.Files(root) {
-		envFile = path
+		if strings.HasSuffix(path, "/"+benchpod.EnvFile.Path) { // the one file the env reads
+			envFile = path
+		}
 	}
 	envVolume := filepath.Dir(filepath.Dir(envFile))
 	for i := range 2 {
