@@ -133,13 +133,12 @@ func BenchmarkNodeLife(b *testing.B) {
 			slot := (n / lifeContainers) % lifePods
 			pod := pods[slot]
 			c := &pod.Spec.Containers[n%lifeContainers]
-			_, cleanup, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
+			_, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 				Pod: pod, Container: c, PodIPs: []string{fmt.Sprintf("10.244.0.%d", 2+slot)}, ImageRef: "sha256:app",
 			})
 			if err != nil {
 				b.Fatal(err)
 			}
-			cleanup()
 			if n%30 == 29 {
 				victim := (n / 30) % lifePods
 				old := pods[victim]

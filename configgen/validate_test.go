@@ -381,10 +381,9 @@ func TestContainerNameTwinsElsewhere(t *testing.T) {
 	_, err := gen.GeneratePodSandboxConfig(context.Background(), pod, 0)
 	require.ErrorIs(t, err, configgen.ErrInvalidPod)
 	assert.ErrorContains(t, err, `invalid spec.containers[2].name: "a" is also the name of another container of the pod`)
-	_, _, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[1], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+	_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[1], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 	require.ErrorIs(t, err, configgen.ErrInvalidPod)
 	assert.ErrorContains(t, err, `invalid spec.containers[2].name: "a" is also the name of another container of the pod`)
-	_, cleanup, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
+	_, err = gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "sha256:abc", Volumes: node.Volumes(pod)})
 	require.NoError(t, err, "the first container's own name has no twin")
-	cleanup()
 }
