@@ -204,6 +204,15 @@ func volumeScenarios() []volumeScenario {
 		{name: "emptyDir: disk", vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}, steps: one(baseObjs)},
 		{name: "emptyDir: disk with fsGroup", pod: fsGroup(2000), vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}, steps: one(baseObjs)},
 		{name: "emptyDir: set up twice", pod: fsGroup(2000), vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}, steps: []volumeside.Objects{baseObjs, baseObjs}},
+		{name: "emptyDir: Memory with sizeLimit and fsGroup", pod: fsGroup(2000), vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<20, resource.BinarySI)}}, steps: one(baseObjs)},
+		{name: "emptyDir: hugepages with a request", pod: func(p *v1.Pod) {
+			p.Spec.Containers[0].Resources.Requests["hugepages-2Mi"] = resource.MustParse("4Mi")
+			p.Spec.Containers[0].Resources.Limits["hugepages-2Mi"] = resource.MustParse("4Mi")
+		}, vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumHugePages}}, steps: one(baseObjs)},
+		{name: "emptyDir: HugePages-1Gi without that size requested", pod: func(p *v1.Pod) {
+			p.Spec.Containers[0].Resources.Requests["hugepages-2Mi"] = resource.MustParse("4Mi")
+			p.Spec.Containers[0].Resources.Limits["hugepages-2Mi"] = resource.MustParse("4Mi")
+		}, vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: "HugePages-1Gi"}}, steps: one(baseObjs)},
 		{name: "emptyDir: unknown medium", vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: "Tape"}}, steps: one(baseObjs)},
 		{name: "emptyDir: hugepages without a request", vol: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumHugePages}}, steps: one(baseObjs)},
 		{name: "hostPath: DirectoryOrCreate makes it", vol: hostPathVol("ROOT/host/new/dir", v1.HostPathDirectoryOrCreate), steps: one(baseObjs)},

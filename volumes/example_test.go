@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/volumes"
@@ -69,3 +70,45 @@ func ExampleAtomicWriter_Write() {
 	// Output:
 	// app.conf -> ..data/app.conf: "debug=false\n"
 }
+
+// A node sets a pod's volumes up with a Manager and hands the result to configgen's
+// ContainerRequest; offline, a MemoryHost stands in for the node.
+func ExampleManager_SetUpPod() {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", UID: "1234"},
+		Spec: v1.PodSpec{
+			Containers: []v1.Container{{Name: "app"}},
+			Volumes: []v1.Volume{
+				{Name: "scratch", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+				{Name: "info", VolumeSource: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{
+					DefaultMode: ptrTo[int32](0o644),
+					Items:       []v1.DownwardAPIVolumeFile{{Path: "name", FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+				}}},
+			},
+		}}
+	host := volumes.NewMemoryHost()
+	m := &volumes.Manager{RootDir: "/var/lib/kubelet", Host: host, Sources: volumes.Sources{Node: node{}}}
+	_ = host.Files.MkdirAll(m.PodDir(pod), 0o750) // configgen's MakePodDataDirs on a node
+	vm, err := m.SetUpPod(context.Background(), pod)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, name := range []string{"scratch", "info"} {
+		mount, ok := host.Mounted(vm[name].HostPath)
+		if !ok {
+			mount = "on the node's disk"
+		}
+		fmt.Printf("%s: %s (read-only %v), %s\n", name, vm[name].HostPath, vm[name].ReadOnly, mount)
+	}
+	// Output:
+	// scratch: /var/lib/kubelet/pods/1234/volumes/kubernetes.io~empty-dir/scratch (read-only false), on the node's disk
+	// info: /var/lib/kubelet/pods/1234/volumes/kubernetes.io~downward-api/info (read-only true), tmpfs size=1073741824,noswap
+}
+
+type node struct{}
+
+func (node) GetNode(context.Context) (*v1.Node, error) {
+	return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: resource.MustParse("1Gi")}}}, nil
+}
+
+func ptrTo[T any](v T) *T { return &v }
