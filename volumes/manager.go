@@ -152,28 +152,30 @@ func (m *Manager) setUpAtomic(ctx context.Context, pod *v1.Pod, vol *v1.Volume, 
 	if err != nil {
 		return mounts.Volume{}, err
 	}
-	fail := func(err error) (mounts.Volume, error) {
+	if err := m.writeAtomic(dir, nested, payload, fsGroupOf(pod)); err != nil {
 		if created {
 			_ = m.tearDownAt(pod, plugin, vol.Name, "wrapped_"+vol.Name)
 		}
 		return mounts.Volume{}, err
 	}
+	return mounts.Volume{HostPath: dir, ReadOnly: true, SELinuxRelabel: true, MounterType: mounterType}, nil
+}
+
+// writeAtomic makes the nested mount points and writes the payload with the read-only fsGroup
+// pass. The volume directory is closed when it returns, so a teardown after a failure can
+// unmount it.
+func (m *Manager) writeAtomic(dir string, nested []string, payload Payload, fsGroup *int64) error {
 	fsys, err := m.host().OpenVolume(dir)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer closeFS(fsys)
 	for _, n := range nested {
 		if err := mkdirAllFS(fsys, n, 0o755); err != nil {
-			return fail(fmt.Errorf("unable to create nested volume mountpoints: %v", err))
+			return fmt.Errorf("unable to create nested volume mountpoints: %v", err)
 		}
 	}
-	fsGroup := fsGroupOf(pod)
-	err = NewAtomicWriter(fsys).Write(payload, func(string) error { return ChangeOwnership(fsys, fsGroup, true) })
-	if err != nil {
-		return fail(err)
-	}
-	return mounts.Volume{HostPath: dir, ReadOnly: true, SELinuxRelabel: true, MounterType: mounterType}, nil
+	return NewAtomicWriter(fsys).Write(payload, func(string) error { return ChangeOwnership(fsys, fsGroup, true) })
 }
 
 // TearDown undoes SetUp for one volume (kubelet: the plugin's TearDownAt): a memory-backed

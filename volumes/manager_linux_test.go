@@ -115,3 +115,19 @@ func TestManagerRefusesSymlinkedPluginDir(t *testing.T) {
 	assert.Empty(t, entries, "nothing is made through the planted symlink")
 	assert.Empty(t, mountinfo(t, outside), "nothing is mounted through the planted symlink")
 }
+
+// A secret volume whose write fails after its tmpfs was mounted (another volume's mount point at
+// ..data) is unmounted and removed again.
+func TestManagerUndoesFailedSetUpOnLinux(t *testing.T) {
+	m, pod := rootManager(t)
+	pod.Spec.Containers[0].VolumeMounts = []v1.VolumeMount{{Name: "creds", MountPath: "/s"}, {Name: "cache", MountPath: "/s/..data"}}
+	before := mountinfo(t, m.RootDir)
+	_, err := m.SetUp(context.Background(), pod, &pod.Spec.Volumes[1])
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "..data")
+	assert.Equal(t, before, mountinfo(t, m.RootDir), "the tmpfs is unmounted")
+	_, err = os.Lstat(filepath.Join(m.PodDir(pod), "volumes", "kubernetes.io~secret", "creds"))
+	assert.True(t, os.IsNotExist(err), "the volume directory is removed")
+	_, err = os.Lstat(filepath.Join(m.PodDir(pod), "plugins", "kubernetes.io~empty-dir", "wrapped_creds"))
+	assert.True(t, os.IsNotExist(err), "the ready marker is removed")
+}
