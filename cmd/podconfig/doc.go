@@ -16,8 +16,10 @@
 //
 // Output is JSON by default (-o json: the CRI messages in protobuf's JSON mapping, with enum
 // names and every field shown, defaults included), or -o yaml, or -o table, a summary per
-// container. Run "podconfig render -h" for the flags. Text printed for a person (the table,
-// warnings, errors) shows control characters from the manifest escaped (\x1b), as kubectl does.
+// container. Warnings go to standard error in every format, one warning for many pods in one
+// line; -o json and yaml also hold them as data. Run "podconfig render -h" for the flags. Text
+// printed for a person (the table, warnings, errors) shows control characters from the manifest
+// escaped (\x1b), as kubectl does.
 //
 // -o crictl --output-directory DIR writes, per pod, DIR/<namespace>_<name>/pod-config.json and
 // container-<name>.json, the files "crictl runp" and "crictl create" take (encoding/json of the CRI

@@ -109,8 +109,9 @@ Flags:
 		fs.PrintDefaults()
 		fmt.Fprint(out, `
 Every pod that renders is printed, even when others fail. Each failure is one line on standard
-error naming the document, the pod and container, the problem and what to do about it; warnings
-go to standard error too, those about skipped kinds summarised in one line.
+error naming the document, the pod and container, the problem and what to do about it. Every
+warning goes to standard error too, never among the configs (-o json and yaml also hold the pods'
+warnings as data): skipped kinds are summarised in one line, and so is one warning for many pods.
 
 Exit status: 0 on success, 2 for a usage error, 1 if any document or pod failed.
 `)

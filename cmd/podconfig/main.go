@@ -87,7 +87,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 		return exitError
 	}
-	for _, w := range summarize(out.Warnings) {
+	// Every warning goes to standard error, in every output format, never among the configs:
+	// the input's, then the pods' (which -o json and yaml also carry as data).
+	for _, w := range append(summarize(out.Warnings), podWarnings(out.Pods)...) {
 		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
 	}
 	if len(out.Pods) > 0 || len(out.Failures) == 0 {

@@ -151,14 +151,11 @@ func writeTable(w io.Writer, res *result) error {
 		for _, m := range sb.GetPortMappings() {
 			row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
 		}
-		for _, wr := range p.Warnings {
-			row(tw, "warning", wr.String())
-		}
 		for _, c := range p.Items {
 			writeContainer(tw, p.Pod, c)
 		}
 	}
-	// The input's warnings go to standard error only, summarised.
+	// Warnings, the input's and the pods', go to standard error only, summarised (runRender).
 	return tw.Flush()
 }
 
@@ -207,9 +204,6 @@ func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
 		names[i] = kv.Key
 	}
 	row(tw, "  env", orNone(strings.Join(names, " ")))
-	for _, wr := range c.Warnings {
-		row(tw, "  warning", wr.String())
-	}
 }
 
 // row prints one line of the table. The value may hold manifest strings: its control characters

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/podconfig/podconfig/configgen"
 )
 
 // skippedKind matches manifest's warning for a document of a kind that makes no pod.
@@ -42,6 +44,82 @@ func summarize(warnings []string) []string {
 			parts[i] = fmt.Sprintf("%s (%d)", k, kinds[k])
 		}
 		out[first] = fmt.Sprintf("skipped %d documents of kinds that make no pod: %s", skipped, strings.Join(parts, ", "))
+	}
+	return out
+}
+
+// namedInSummary is how many pods or containers a summarised warning names before "and N more".
+const namedInSummary = 3
+
+// podWarnings are the rendered pods' and containers' warnings as lines for standard error. One
+// message given for several pods or containers (a DaemonSet's replicas, say) is one line: the
+// message, how many pods and the first few of them. The ServiceAccounts and RuntimeClasses
+// admission assumed are left out: assumedObjects sums them up already.
+func podWarnings(pods []podResult) []string {
+	type group struct {
+		w          configgen.Warning
+		where      []string // "ns/name" or "ns/name container c", in order
+		pods       int
+		lastPod    int
+		containers int
+	}
+	var groups []*group
+	byMessage := map[[2]string]*group{}
+	add := func(i int, w configgen.Warning, container string) {
+		if w.Reason == reasonAssumedObject {
+			return
+		}
+		key := [2]string{w.Reason, w.Message}
+		g := byMessage[key]
+		if g == nil {
+			g = &group{w: w, lastPod: -1}
+			byMessage[key] = g
+			groups = append(groups, g)
+		}
+		where := pods[i].Pod.Namespace + "/" + pods[i].Pod.Name
+		if container != "" {
+			where += " container " + container
+		}
+		if n := len(g.where); n > 0 && g.where[n-1] == where {
+			return
+		}
+		g.where = append(g.where, where)
+		if container != "" {
+			g.containers++
+		}
+		if g.lastPod != i {
+			g.pods++
+			g.lastPod = i
+		}
+	}
+	for i, p := range pods {
+		for _, w := range p.Warnings {
+			add(i, w, "")
+		}
+		for _, c := range p.Items {
+			for _, w := range c.Warnings {
+				add(i, w, c.Name)
+			}
+		}
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if len(g.where) == 1 {
+			// As a failure names it: "pod ns/name, container c".
+			out = append(out, fmt.Sprintf("pod %s: %s", strings.Replace(g.where[0], " container ", ", container ", 1), g.w))
+			continue
+		}
+		count := fmt.Sprintf("%d pods", g.pods)
+		if g.containers > 0 {
+			count = fmt.Sprintf("%d containers in %s", g.containers, count)
+		}
+		named := g.where
+		more := ""
+		if len(named) > namedInSummary {
+			more = fmt.Sprintf(" and %d more", len(named)-namedInSummary)
+			named = named[:namedInSummary]
+		}
+		out = append(out, fmt.Sprintf("%s (%s: %s%s)", g.w, count, strings.Join(named, ", "), more))
 	}
 	return out
 }
