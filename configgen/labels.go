@@ -76,59 +76,30 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 	for k, v := range extra {
 		annotations[k] = v
 	}
-	// The values computed here are written into one buffer and share one string.
-	var stack [512]byte
-	buf := strconv.AppendUint(stack[:0], HashContainer(container), 16)
-	ends := [6]int{len(buf)}
-	buf = strconv.AppendInt(buf, int64(restartCount), 10)
-	ends[1] = len(buf)
-	if pod.DeletionGracePeriodSeconds != nil {
-		buf = strconv.AppendInt(buf, *pod.DeletionGracePeriodSeconds, 10)
-	}
-	ends[2] = len(buf)
-	if pod.Spec.TerminationGracePeriodSeconds != nil {
-		buf = strconv.AppendInt(buf, *pod.Spec.TerminationGracePeriodSeconds, 10)
-	}
-	ends[3] = len(buf)
-	var warnings []Warning
-	var preStop []byte // the handler's JSON when encoding/json had to write it
-	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
-		var ok bool
-		if buf, ok = appendLifecycleHandlerJSON(buf, container.Lifecycle.PreStop); !ok {
-			b, err := json.Marshal(container.Lifecycle.PreStop)
-			if err != nil {
-				warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
-					Message: "unable to marshal lifecycle PreStop handler for container " + container.Name + ": " + err.Error()})
-			} else {
-				preStop = b
-			}
-		}
-	}
-	ends[4] = len(buf)
-	if len(container.Ports) > 0 {
-		// json.Marshal of ports cannot fail; appendPortsJSON writes the same bytes.
-		buf = appendPortsJSON(buf, container.Ports)
-	}
-	ends[5] = len(buf)
-	values := string(buf)
-	annotations[AnnotationContainerHash] = values[:ends[0]]
-	annotations[AnnotationContainerRestartCount] = values[ends[0]:ends[1]]
+	annotations[AnnotationContainerHash] = strconv.FormatUint(HashContainer(container), 16)
+	annotations[AnnotationContainerRestartCount] = strconv.Itoa(restartCount)
 	annotations[AnnotationContainerTerminationMessagePath] = container.TerminationMessagePath
 	annotations[AnnotationContainerTerminationMessagePolicy] = string(container.TerminationMessagePolicy)
 	if pod.DeletionGracePeriodSeconds != nil {
-		annotations[AnnotationPodDeletionGracePeriod] = values[ends[1]:ends[2]]
+		annotations[AnnotationPodDeletionGracePeriod] = strconv.FormatInt(*pod.DeletionGracePeriodSeconds, 10)
 	}
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
-		annotations[AnnotationPodTerminationGracePeriod] = values[ends[2]:ends[3]]
+		annotations[AnnotationPodTerminationGracePeriod] = strconv.FormatInt(*pod.Spec.TerminationGracePeriodSeconds, 10)
 	}
-	switch {
-	case preStop != nil:
-		annotations[AnnotationContainerPreStopHandler] = string(preStop)
-	case ends[4] > ends[3]:
-		annotations[AnnotationContainerPreStopHandler] = values[ends[3]:ends[4]]
+	var warnings []Warning
+	if container.Lifecycle != nil && container.Lifecycle.PreStop != nil {
+		b, err := json.Marshal(container.Lifecycle.PreStop)
+		if err != nil {
+			warnings = append(warnings, Warning{Reason: ReasonAnnotationNotEncoded, Container: container.Name,
+				Message: "unable to marshal lifecycle PreStop handler for container " + container.Name + ": " + err.Error()})
+		} else {
+			annotations[AnnotationContainerPreStopHandler] = string(b)
+		}
 	}
 	if len(container.Ports) > 0 {
-		annotations[AnnotationContainerPorts] = values[ends[4]:ends[5]]
+		// json.Marshal of ports cannot fail.
+		b, _ := json.Marshal(container.Ports)
+		annotations[AnnotationContainerPorts] = string(b)
 	}
 	return annotations, warnings
 }
@@ -139,14 +110,9 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 func HashContainer(container *v1.Container) uint64 {
 	container = orEmptyContainer(container)
 	// Kubelet hashes the spew rendering, "([]uint8)[123 34 …]", of json.Marshal's
-	// {"image":…,"name":…} (a map's keys come sorted). Both renderings are written here directly,
-	// so the hash costs no reflection and no allocation for ordinary names.
-	var stack [320]byte
-	b := append(stack[:0], `{"image":`...)
-	b = appendJSONString(b, container.Image)
-	b = append(b, `,"name":`...)
-	b = appendJSONString(b, container.Name)
-	b = append(b, '}')
+	// {"image":…,"name":…} (a map's keys come sorted); the rendering is written here directly,
+	// as spew's reflection would cost more than the rest of the hash.
+	b, _ := json.Marshal(map[string]string{"name": container.Name, "image": container.Image})
 
 	// FNV-32a of "([]uint8)[", then each byte's decimal digits with a space between bytes.
 	const prime = 16777619
