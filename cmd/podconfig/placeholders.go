@@ -68,9 +68,10 @@ func (p *placeholders) warnMissing(kind, namespace, name string) {
 	}
 }
 
-// onlyOptional reports whether every env and envFrom reference of the pod's containers to the
-// named object is optional. Such an object, missing, is left missing, as kubelet then skips the
-// references; one required reference makes it a placeholder (for the optional ones too).
+// onlyOptional reports whether every reference of the pod to the named object (env, envFrom,
+// configMap and secret volumes, projected sources) is optional. Such an object, missing, is left
+// missing, as kubelet then skips the references; one required reference makes it a placeholder
+// (for the optional ones too).
 func (p *placeholders) onlyOptional(kind, name string) bool {
 	optional := true
 	isTrue := func(b *bool) bool { return b != nil && *b }
@@ -95,7 +96,37 @@ func (p *placeholders) onlyOptional(kind, name string) bool {
 			}
 		}
 	})
+	p.eachVolumeRef(kind, name, func(_ []v1.KeyToPath, opt *bool) {
+		if !isTrue(opt) {
+			optional = false
+		}
+	})
 	return optional
+}
+
+// eachVolumeRef calls f with the items and optional flag of every configMap or secret volume
+// and projected source of the pod that reads the named object.
+func (p *placeholders) eachVolumeRef(kind, name string, f func(items []v1.KeyToPath, optional *bool)) {
+	for i := range p.pod.Spec.Volumes {
+		src := &p.pod.Spec.Volumes[i].VolumeSource
+		if r := src.ConfigMap; kind == "ConfigMap" && r != nil && r.Name == name {
+			f(r.Items, r.Optional)
+		}
+		if r := src.Secret; kind == "Secret" && r != nil && r.SecretName == name {
+			f(r.Items, r.Optional)
+		}
+		if src.Projected == nil {
+			continue
+		}
+		for _, s := range src.Projected.Sources {
+			if r := s.ConfigMap; kind == "ConfigMap" && r != nil && r.Name == name {
+				f(r.Items, r.Optional)
+			}
+			if r := s.Secret; kind == "Secret" && r != nil && r.Name == name {
+				f(r.Items, r.Optional)
+			}
+		}
+	}
 }
 
 // eachContainer calls f on every init, regular and ephemeral container of the pod.
@@ -136,31 +167,35 @@ func placeholderBlockDevices(pod *v1.Pod, volumes mounts.VolumeMap, node *config
 	}
 }
 
-// keys are the keys the pod's containers read from the named object with a key reference.
+// keys are the keys the pod reads from the named object by name: the containers' key references
+// and the items of its volumes. A volume without items gets these keys too, which kubelet would
+// write all of.
 func (p *placeholders) keys(kind, name string) []string {
 	var keys []string
-	each := func(c *v1.Container) {
+	seen := map[string]bool{}
+	add := func(key string) {
+		if !seen[key] {
+			seen[key] = true
+			keys = append(keys, key)
+		}
+	}
+	p.eachContainer(func(c *v1.Container) {
 		for _, e := range c.Env {
 			if e.ValueFrom == nil {
 				continue
 			}
 			if r := e.ValueFrom.ConfigMapKeyRef; kind == "ConfigMap" && r != nil && r.Name == name {
-				keys = append(keys, r.Key)
+				add(r.Key)
 			}
 			if r := e.ValueFrom.SecretKeyRef; kind == "Secret" && r != nil && r.Name == name {
-				keys = append(keys, r.Key)
+				add(r.Key)
 			}
 		}
-	}
-	for i := range p.pod.Spec.InitContainers {
-		each(&p.pod.Spec.InitContainers[i])
-	}
-	for i := range p.pod.Spec.Containers {
-		each(&p.pod.Spec.Containers[i])
-	}
-	for i := range p.pod.Spec.EphemeralContainers {
-		c := v1.Container(p.pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		each(&c)
-	}
+	})
+	p.eachVolumeRef(kind, name, func(items []v1.KeyToPath, _ *bool) {
+		for _, it := range items {
+			add(it.Key)
+		}
+	})
 	return keys
 }

@@ -38,7 +38,7 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, node *configg
 	if o := &node.Options; o.ConfigMaps != nil {
 		src.ConfigMaps, src.Secrets = o.ConfigMaps, o.Secrets
 	}
-	src.ConfigMaps = rootCAFallback{src.ConfigMaps}
+	src.ConfigMaps = rootCAFallback{objects: node.Objects, next: src.ConfigMaps}
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
@@ -111,12 +111,19 @@ const rootCAConfigMap = "kube-root-ca.crt"
 const placeholderRootCA = "placeholder-cluster-ca-not-a-certificate\n"
 
 // rootCAFallback serves a placeholder kube-root-ca.crt where the input has none, as every
-// namespace of a cluster has one.
-type rootCAFallback struct{ volumes.ConfigMapGetter }
+// namespace of a cluster has one; it asks the input's objects for it before next, so that
+// --allow-missing does not make it a missing-object placeholder. Other ConfigMaps come from next.
+type rootCAFallback struct {
+	objects volumes.ConfigMapGetter
+	next    volumes.ConfigMapGetter
+}
 
 func (f rootCAFallback) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
-	cm, err := f.ConfigMapGetter.GetConfigMap(ctx, namespace, name)
-	if name == rootCAConfigMap && apierrors.IsNotFound(err) {
+	if name != rootCAConfigMap {
+		return f.next.GetConfigMap(ctx, namespace, name)
+	}
+	cm, err := f.objects.GetConfigMap(ctx, namespace, name)
+	if apierrors.IsNotFound(err) {
 		return &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{"ca.crt": placeholderRootCA}}, nil
 	}
 	return cm, err
