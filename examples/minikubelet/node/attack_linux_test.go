@@ -18,7 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/utils/clock"
 
+	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/subpath"
 )
 
@@ -179,6 +181,7 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 	root := attackRoot(t)
 	const allocatable = 256 << 20
 	optional := true
+	expiration := int64(3607)
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: "uid-mem"},
 		Spec: v1.PodSpec{Volumes: []v1.Volume{
 			{Name: "token", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{SecretName: "s"}}},
@@ -186,13 +189,18 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 				{Path: "labels", FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.labels"}}}}}},
 			{Name: "all", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{Sources: []v1.VolumeProjection{
 				{Secret: &v1.SecretProjection{LocalObjectReference: v1.LocalObjectReference{Name: "s"}, Items: []v1.KeyToPath{{Key: "k", Path: "./key"}}}},
-				{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "missing"}, Optional: &optional}}}}}},
+				{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "missing"}, Optional: &optional}},
+				{ServiceAccountToken: &v1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: &expiration}}}}}},
 			{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "missing"}, Optional: &optional}}},
 			{Name: "huge", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<60, resource.BinarySI)}}},
 		}}}
-	n := &Node{cfg: Config{Runtime: idleRuntime{}, Objects: &Objects{Secrets: []*v1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}}}}},
-		sub: subpath.New(), allocatableMemory: allocatable}
+	applyDefaults(pod, "node") // as node.Load does: the API server's defaults (defaultMode)
+	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: &Objects{Secrets: []*v1.Secret{
+		{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}}}}}
+	node := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) {
+		return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(allocatable, resource.BinarySI)}}}, nil
+	})
+	n := &Node{cfg: cfg, sub: subpath.New(), vols: newVolumeManager(cfg, node, OfflineTokens{}, clock.RealClock{})}
 	r := &podRun{n: n, pod: pod, podDir: filepath.Join(root, "pods", string(pod.UID))}
 	require.NoError(t, os.MkdirAll(filepath.Join(r.podDir, "volumes"), 0o750))
 	vm, err := r.setUpVolumes(context.Background())
@@ -207,6 +215,12 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(vm["all"].HostPath, "key"))
 	require.NoError(t, err, "the projected path ./key is written as key")
 	assert.Equal(t, "secret", string(data))
+	token, err := os.ReadFile(filepath.Join(vm["all"].HostPath, "token"))
+	require.NoError(t, err, "the service-account token is written")
+	assert.Equal(t, OfflineToken, string(token))
+	fi, err := os.Stat(filepath.Join(vm["all"].HostPath, "token"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "the defaultMode: kubelet makes a token 0600 only for an fsUser or fsGroup")
 
 	require.NoError(t, r.teardown(context.Background()))
 	assert.NoDirExists(t, r.podDir)

@@ -26,6 +26,7 @@ import (
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/subpath"
+	"github.com/podconfig/podconfig/volumes"
 )
 
 // Config describes the node and the runtime a Node runs pods on.
@@ -54,6 +55,10 @@ type Config struct {
 	ResolvConf []byte
 	// Objects are the ConfigMaps, Secrets and Services pods refer to.
 	Objects *Objects
+	// Tokens requests the service-account tokens of projected serviceAccountToken sources
+	// (kube-api-access volumes), through kubelet's token manager (volumes.TokenManager); nil
+	// means OfflineTokens, a fixed test token no API server accepts.
+	Tokens volumes.TokenRequester
 	// Out receives the containers' logs, one "[pod/container] line" per line, a line longer than
 	// 16 KiB in pieces of 16 KiB; nil discards them. The node keeps only their last 16 KiB.
 	Out io.Writer
@@ -86,8 +91,8 @@ type Node struct {
 	// are timed by.
 	crashLoop *backoff.CrashLoop
 	clock     clock.Clock
-	// allocatableMemory is the node's memory in bytes, the most a memory-backed volume may hold.
-	allocatableMemory int64
+	// vols sets up and tears down the pods' volumes.
+	vols *volumes.Manager
 
 	outMu sync.Mutex // one log line at a time on Out
 
@@ -176,9 +181,21 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("node: %w", err)
 	}
 	clk := clock.RealClock{}
+	tokens := cfg.Tokens
+	if tokens == nil {
+		tokens = OfflineTokens{}
+		cfg.Logf("service-account tokens: offline test tokens, signed by nothing (set Config.Tokens for real ones)")
+	}
 	return &Node{cfg: cfg, gen: gen, facts: facts, userns: userns, sub: subpath.New(), node: nodeGetter,
 		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
-		allocatableMemory: hostNode.MemoryCapacity}, nil
+		vols: newVolumeManager(cfg, nodeGetter, tokens, clk)}, nil
+}
+
+// newVolumeManager is the volumes.Manager of a node: the pods' objects, the node's allocatable
+// resources and tokens through kubelet's token manager, on the real host.
+func newVolumeManager(cfg Config, node volumes.NodeGetter, tokens volumes.TokenRequester, clk clock.Clock) *volumes.Manager {
+	return &volumes.Manager{RootDir: cfg.RootDir, Host: volumes.NewLinuxHost(), Sources: volumes.Sources{
+		ConfigMaps: cfg.Objects, Secrets: cfg.Objects, Node: node, Tokens: volumes.NewTokenManager(tokens, clk)}}
 }
 
 // nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and

@@ -92,13 +92,13 @@ type podRun struct {
 	status *PodStatus
 	start  time.Time
 
-	podDir     string
-	volumes    mounts.VolumeMap
-	volumeDirs []volumeDir
-	sandboxID  string
-	sandbox    *runtimeapi.PodSandboxConfig
-	podIPs     []string
-	started    bool // every regular container has started once: Timing is complete
+	podDir    string
+	volumes   mounts.VolumeMap
+	setUp     []*v1.Volume // the volumes volumes.Manager set up, for teardown
+	sandboxID string
+	sandbox   *runtimeapi.PodSandboxConfig
+	podIPs    []string
+	started   bool // every regular container has started once: Timing is complete
 
 	mu        sync.Mutex
 	created   []string // every container id, in creation order

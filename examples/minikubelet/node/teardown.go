@@ -53,11 +53,7 @@ func (r *podRun) teardown(ctx context.Context) error {
 			}
 		}
 	}
-	for _, d := range r.volumeDirs {
-		if err := r.tearDownVolumeDir(d); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	errs = append(errs, r.tearDownVolumes()...)
 	if r.podDir != "" {
 		if len(errs) > 0 {
 			// Something may still be mounted or running: kubelet leaves such a pod's directory for
@@ -124,17 +120,4 @@ func (r *podRun) removeSandboxes(ctx context.Context) []error {
 		}
 	}
 	return errs
-}
-
-// tearDownVolumeDir undoes a volume plugin's directory: a memory-backed one is unmounted, then
-// what is left is removed entry by entry without crossing a mount or following a symlink the
-// pod's containers may have planted (kubelet's emptyDir TearDown removes the directory with
-// os.RemoveAll).
-func (r *podRun) tearDownVolumeDir(d volumeDir) error {
-	if d.tmpfs {
-		if err := unmount(d.path); err != nil {
-			return err
-		}
-	}
-	return r.n.sub.RemoveAllOneFilesystem(d.path)
 }
