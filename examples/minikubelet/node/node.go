@@ -100,6 +100,7 @@ type Node struct {
 	// with either is refused instead of sharing the first one's directories and sandbox.
 	runningMu sync.Mutex
 	running   map[string]bool
+	runs      map[types.UID]*podRun
 }
 
 // Dial connects to a CRI endpoint such as unix:///run/containerd/containerd.sock.

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/backoff"
@@ -37,6 +38,17 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	}
 	defer release()
 	r := &podRun{n: n, pod: pod, status: &PodStatus{UID: pod.UID}, start: time.Now()}
+	n.runningMu.Lock()
+	if n.runs == nil {
+		n.runs = map[types.UID]*podRun{}
+	}
+	n.runs[pod.UID] = r
+	n.runningMu.Unlock()
+	defer func() {
+		n.runningMu.Lock()
+		delete(n.runs, pod.UID)
+		n.runningMu.Unlock()
+	}()
 	for _, c := range pod.Spec.InitContainers {
 		r.status.InitContainers = append(r.status.InitContainers, ContainerStatus{Name: c.Name})
 	}
@@ -92,13 +104,18 @@ type podRun struct {
 	status *PodStatus
 	start  time.Time
 
-	podDir    string
-	volumes   mounts.VolumeMap
-	setUp     []*v1.Volume // the volumes volumes.Manager set up, for teardown
-	sandboxID string
-	sandbox   *runtimeapi.PodSandboxConfig
-	podIPs    []string
-	started   bool // every regular container has started once: Timing is complete
+	podDir  string
+	volumes mounts.VolumeMap
+	// volMu serialises the volumes' set-up, resyncs and teardown (volumes.Manager's calls for
+	// one pod must not overlap); setUp lists the volumes volumes.Manager set up, volumesDown
+	// says they were torn down.
+	volMu       sync.Mutex
+	setUp       []*v1.Volume
+	volumesDown bool
+	sandboxID   string
+	sandbox     *runtimeapi.PodSandboxConfig
+	podIPs      []string
+	started     bool // every regular container has started once: Timing is complete
 
 	mu        sync.Mutex
 	created   []string // every container id, in creation order

@@ -49,6 +49,8 @@ func (OfflineTokens) RequestToken(_ context.Context, _, _ string, tr *authentica
 // backsteps. Each volume set up is recorded for teardown; on error the caller's teardown undoes
 // them.
 func (r *podRun) setUpVolumes(ctx context.Context) (mounts.VolumeMap, error) {
+	r.volMu.Lock()
+	defer r.volMu.Unlock()
 	vm := mounts.VolumeMap{}
 	for i := range r.pod.Spec.Volumes {
 		vol := &r.pod.Spec.Volumes[i]
@@ -93,10 +95,54 @@ func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume
 // volume is unmounted, then its directory is removed with subpath.RemoveAllOneFilesystem,
 // without crossing a mount or following a symlink the pod's containers may have planted.
 func (r *podRun) tearDownVolumes() []error {
+	r.volMu.Lock()
+	defer r.volMu.Unlock()
+	r.volumesDown = true
 	var errs []error
 	for i := len(r.setUp) - 1; i >= 0; i-- {
 		if err := r.n.vols.TearDown(r.pod, r.setUp[i]); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// ResyncVolumes refreshes the configMap, secret, downwardAPI and projected volumes of every
+// running pod from Config.Objects and the token manager, as kubelet's periodic remount of these
+// volumes does: a volume whose content changed is written anew (a new timestamped directory, the
+// ..data symlink swapped by rename), so a container reading through ..data sees either the old
+// files or the new ones, never a mix; an unchanged volume is not written. Kubelet resyncs every
+// sync period; minikubelet has no API server to watch and resyncs when asked, e.g. after
+// Objects.SetConfigMap. It carries on past a failing volume, which keeps its previous content,
+// and returns every error.
+func (n *Node) ResyncVolumes(ctx context.Context) error {
+	n.runningMu.Lock()
+	runs := make([]*podRun, 0, len(n.runs))
+	for _, r := range n.runs {
+		runs = append(runs, r)
+	}
+	n.runningMu.Unlock()
+	var errs []error
+	for _, r := range runs {
+		errs = append(errs, r.resyncVolumes(ctx)...)
+	}
+	return errors.Join(errs...)
+}
+
+func (r *podRun) resyncVolumes(ctx context.Context) []error {
+	r.volMu.Lock()
+	defer r.volMu.Unlock()
+	if r.volumesDown {
+		return nil
+	}
+	var errs []error
+	for _, vol := range r.setUp {
+		src := &vol.VolumeSource
+		if src.ConfigMap == nil && src.Secret == nil && src.DownwardAPI == nil && src.Projected == nil {
+			continue
+		}
+		if _, err := r.n.vols.SetUp(ctx, r.pod, vol); err != nil {
+			errs = append(errs, fmt.Errorf("pod %s: %w", r.name(), err))
 		}
 	}
 	return errs
