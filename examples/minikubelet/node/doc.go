@@ -1,6 +1,7 @@
 // Package node is the reusable part of minikubelet: it runs pods on a CRI runtime (containerd,
 // CRI-O) with podconfig generating every config, the way a custom kubelet would. It prepares the
-// pod's directories and volumes (emptyDir, hostPath, configMap, secret, downwardAPI, projected),
+// pod's directories and volumes (emptyDir, hostPath, configMap, secret, downwardAPI and projected
+// with podconfig's volumes package, service-account tokens included; image volumes),
 // runs the sandbox, pulls images by pull policy, runs init containers in order, sidecars and
 // regular containers, restarts them by restart policy, streams their logs, reads termination
 // messages back, and tears everything down when the pod ends or its context is cancelled.
