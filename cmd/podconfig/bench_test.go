@@ -59,11 +59,12 @@ func scaleInput(b *testing.B, pods, containers int) string {
 func renderFile(b *testing.B, path string) {
 	cfg, _ := newRenderFlags()
 	cfg.files = []string{path}
-	res, err := render(cfg, nil)
+	pw := &podWriter{w: io.Discard, format: "json"}
+	res, err := render(cfg, nil, pw.pod)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := write(io.Discard, "json", res); err != nil {
+	if err := pw.finish(res.Warnings); err != nil {
 		b.Fatal(err)
 	}
 }

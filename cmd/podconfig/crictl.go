@@ -39,66 +39,64 @@ type crictlPod struct {
 	podDir string
 }
 
-// writeCrictl writes, below dir, per pod a directory <namespace>_<name> holding the JSON files
+// writeCrictlPod writes, below dir, the pod's directory <namespace>_<name> holding the JSON files
 // crictl takes (pod-config.json for runp, container-<name>.json for create) and a README of the
 // commands, and the host files the configs mount (the pod's directory below dir/kubelet, its log
-// directory below dir/pods). It prints the pods' directories on w.
-func writeCrictl(w io.Writer, dir string, res *result) error {
+// directory below dir/pods). It prints the pod's directory on w.
+func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, p := range res.Pods {
-		podName := p.Pod.Namespace + "/" + p.Pod.Name
-		// The names become file names and words of the README's shell commands: they must be
-		// what the API server admits (a pod read from a file may never have passed one).
-		if errs := validation.IsDNS1123Label(p.Pod.Namespace); len(errs) > 0 {
-			return fmt.Errorf("pod %s: namespace: %s", terminal.Escape(podName), strings.Join(errs, "; "))
-		}
-		if errs := validation.IsDNS1123Subdomain(p.Pod.Name); len(errs) > 0 {
-			return fmt.Errorf("pod %s: name: %s", terminal.Escape(podName), strings.Join(errs, "; "))
-		}
-		for _, c := range p.Items {
-			if errs := validation.IsDNS1123Label(c.Name); len(errs) > 0 {
-				return fmt.Errorf("pod %s, container %s: name: %s", terminal.Escape(podName), terminal.Escape(c.Name), strings.Join(errs, "; "))
-			}
-		}
-		// The host side first: the configs name these paths.
-		for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
-			if err := materialize(p.crictl.files, tree); err != nil {
-				return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
-			}
-		}
-		for _, src := range p.crictl.binds {
-			// A subPath directory the offline node made exists only in its HostUtils.
-			if err := makeSubPathDir(p.crictl, src); err != nil {
-				return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
-			}
-		}
-		out := filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return err
-		}
-		if err := writeJSONFile(filepath.Join(out, "pod-config.json"), p.Sandbox); err != nil {
-			return err
-		}
-		for _, c := range p.Items {
-			cfg := proto.Clone(c.Config).(*runtimeapi.ContainerConfig)
-			for _, m := range cfg.Mounts {
-				// Offline no subPath is bind-mounted: the mount names the directory in the volume
-				// the bind would show.
-				if src, ok := p.crictl.binds[m.HostPath]; ok {
-					m.HostPath = src
-				}
-			}
-			if err := writeJSONFile(filepath.Join(out, "container-"+c.Name+".json"), cfg); err != nil {
-				return err
-			}
-		}
-		if err := writeFileNoFollow(filepath.Join(out, "README.md"), []byte(crictlReadme(p, dir)), 0o644); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(out))
+	podName := p.Pod.Namespace + "/" + p.Pod.Name
+	// The names become file names and words of the README's shell commands: they must be
+	// what the API server admits (a pod read from a file may never have passed one).
+	if errs := validation.IsDNS1123Label(p.Pod.Namespace); len(errs) > 0 {
+		return fmt.Errorf("pod %s: namespace: %s", terminal.Escape(podName), strings.Join(errs, "; "))
 	}
+	if errs := validation.IsDNS1123Subdomain(p.Pod.Name); len(errs) > 0 {
+		return fmt.Errorf("pod %s: name: %s", terminal.Escape(podName), strings.Join(errs, "; "))
+	}
+	for _, c := range p.Items {
+		if errs := validation.IsDNS1123Label(c.Name); len(errs) > 0 {
+			return fmt.Errorf("pod %s, container %s: name: %s", terminal.Escape(podName), terminal.Escape(c.Name), strings.Join(errs, "; "))
+		}
+	}
+	// The host side first: the configs name these paths.
+	for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
+		if err := materialize(p.crictl.files, tree); err != nil {
+			return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
+		}
+	}
+	for _, src := range p.crictl.binds {
+		// A subPath directory the offline node made exists only in its HostUtils.
+		if err := makeSubPathDir(p.crictl, src); err != nil {
+			return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
+		}
+	}
+	out := filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(out, "pod-config.json"), p.Sandbox); err != nil {
+		return err
+	}
+	for _, c := range p.Items {
+		cfg := proto.Clone(c.Config).(*runtimeapi.ContainerConfig)
+		for _, m := range cfg.Mounts {
+			// Offline no subPath is bind-mounted: the mount names the directory in the volume
+			// the bind would show.
+			if src, ok := p.crictl.binds[m.HostPath]; ok {
+				m.HostPath = src
+			}
+		}
+		if err := writeJSONFile(filepath.Join(out, "container-"+c.Name+".json"), cfg); err != nil {
+			return err
+		}
+	}
+	if err := writeFileNoFollow(filepath.Join(out, "README.md"), []byte(crictlReadme(*p, dir)), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(out))
 	return nil
 }
 

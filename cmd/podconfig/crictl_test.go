@@ -35,9 +35,10 @@ func TestCrictlOutputIsWhatCrictlLoadsAndMounts(t *testing.T) {
 	require.NoError(t, fs.Parse([]string{"-o", "crictl", "--output-directory", dir, "--pod-ip", "10.88.0.2", "--cgroup-root", "/e2e"}))
 	cfg.files = []string{"testdata/shop.yaml"}
 	require.NoError(t, cfg.validate())
-	res, err := render(cfg, nil)
+	var pods []podResult
+	_, err := render(cfg, nil, func(p *podResult) error { pods = append(pods, *p); return nil })
 	require.NoError(t, err)
-	want := res.Pods[0]
+	want := pods[0]
 
 	var sandbox runtimeapi.PodSandboxConfig
 	loadLikeCrictl(t, filepath.Join(podDir, "pod-config.json"), &sandbox)

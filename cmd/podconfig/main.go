@@ -77,7 +77,13 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, `Run "podconfig render -h" for usage.`)
 		return exitUsage
 	}
-	out, err := render(cfg, stdin)
+	// Each pod is written as soon as it is rendered; the document is opened by the first.
+	pw := &podWriter{w: stdout, format: cfg.output}
+	emit := pw.pod
+	if cfg.output == "crictl" {
+		emit = func(p *podResult) error { return writeCrictlPod(stdout, cfg.outputDir, p) }
+	}
+	out, err := render(cfg, stdin, emit)
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
@@ -87,21 +93,21 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 		return exitError
 	}
-	// Every warning goes to standard error, in every output format, never among the configs:
-	// the input's, then the pods' (which -o json and yaml also carry as data).
-	for _, w := range append(summarize(out.Warnings), podWarnings(out.Pods)...) {
-		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
-	}
 	if len(out.Pods) > 0 || len(out.Failures) == 0 {
 		if cfg.output == "crictl" {
-			err = writeCrictl(stdout, cfg.outputDir, out)
+			err = os.MkdirAll(cfg.outputDir, 0o755)
 		} else {
-			err = write(stdout, cfg.output, out)
+			err = pw.finish(out.Warnings)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 			return exitError
 		}
+	}
+	// Every warning goes to standard error, in every output format, never among the configs:
+	// the input's, then the pods' (which -o json and yaml also carry as data).
+	for _, w := range append(summarize(out.Warnings), podWarnings(out.Pods)...) {
+		fmt.Fprintf(stderr, "warning: %s\n", oneLine(errors.New(w)))
 	}
 	// Every failure, one line each, after the pods that did render.
 	for _, f := range out.Failures {

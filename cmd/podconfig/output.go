@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -59,56 +60,111 @@ type jsonEnv struct {
 	Value string `json:"value"`
 }
 
-func write(w io.Writer, format string, res *result) error {
-	if format == "table" {
-		return writeTable(w, res)
+// podWriter writes the -o json, yaml and table documents one pod at a time, as each pod is
+// rendered, so that no more than one pod's configs are held: the bytes are those of the whole
+// document marshalled at once (json.MarshalIndent; YAML from that JSON; one table).
+type podWriter struct {
+	w      io.Writer
+	format string
+	// pods is how many pods were written so far.
+	pods int
+}
+
+// pod writes one rendered pod.
+func (pw *podWriter) pod(p *podResult) error {
+	defer func() { pw.pods++ }()
+	switch pw.format {
+	case "table":
+		return writeTable(pw.w, p, pw.pods == 0)
+	case "yaml":
+		// A one-pod document, "pods:" and the pod as its only element: the element's lines are
+		// the same in the document of every pod.
+		doc, err := podJSON(p)
+		if err != nil {
+			return err
+		}
+		doc, err = jsonToYAML(append(append([]byte(`{"pods":[`), doc...), "]}"...))
+		if err != nil {
+			return err
+		}
+		if pw.pods > 0 {
+			doc = bytes.TrimPrefix(doc, []byte("pods:\n"))
+		}
+		_, err = pw.w.Write(doc)
+		return err
 	}
-	doc, err := toJSON(res)
+	doc, err := podJSON(p)
 	if err != nil {
 		return err
 	}
-	if format == "yaml" {
-		if doc, err = jsonToYAML(doc); err != nil {
-			return err
-		}
+	var buf bytes.Buffer
+	buf.WriteString(",\n    ")
+	if pw.pods == 0 {
+		buf.Reset()
+		buf.WriteString("{\n  \"pods\": [\n    ")
 	}
-	_, err = w.Write(doc)
+	if err := json.Indent(&buf, doc, "    ", "  "); err != nil {
+		return err
+	}
+	_, err = pw.w.Write(buf.Bytes())
 	return err
 }
 
-func toJSON(res *result) ([]byte, error) {
-	out := jsonResult{Pods: []jsonPod{}, Warnings: nonNil(res.Warnings)}
-	for _, p := range res.Pods {
-		sandbox, err := marshalProto(p.Sandbox)
-		if err != nil {
-			return nil, err
-		}
-		jp := jsonPod{
-			Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
-			QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
-			Volumes: p.Volumes,
-		}
-		for _, c := range p.Items {
-			cfg, err := marshalProto(c.Config)
-			if err != nil {
-				return nil, err
-			}
-			jc := jsonContainer{
-				Name: c.Name, Type: c.Type, LogPath: c.LogPath, Env: []jsonEnv{}, HostsFile: c.HostsFile,
-				Config: cfg, Warnings: nonNilWarnings(c.Warnings),
-			}
-			for _, kv := range c.Config.Envs {
-				jc.Env = append(jc.Env, jsonEnv{Name: kv.Key, Value: string(kv.Value)})
-			}
-			jp.Containers = append(jp.Containers, jc)
-		}
-		out.Pods = append(out.Pods, jp)
+// finish ends the document with the input's warnings after the pods.
+func (pw *podWriter) finish(warnings []string) error {
+	if pw.format == "table" {
+		// Warnings go to standard error only, summarised (runRender).
+		return nil
 	}
-	doc, err := json.MarshalIndent(out, "", "  ")
+	w, err := json.MarshalIndent(nonNil(warnings), "  ", "  ")
+	if err != nil {
+		return err
+	}
+	if pw.format == "yaml" {
+		doc, err := jsonToYAML(append(append([]byte(`{"warnings":`), w...), '}'))
+		if err != nil {
+			return err
+		}
+		if pw.pods == 0 {
+			doc = append([]byte("pods: []\n"), doc...)
+		}
+		_, err = pw.w.Write(doc)
+		return err
+	}
+	head := "\n  ],\n"
+	if pw.pods == 0 {
+		head = "{\n  \"pods\": [],\n"
+	}
+	_, err = fmt.Fprintf(pw.w, "%s  \"warnings\": %s\n}\n", head, w)
+	return err
+}
+
+// podJSON is one pod of the -o json document, compact.
+func podJSON(p *podResult) ([]byte, error) {
+	sandbox, err := marshalProto(p.Sandbox)
 	if err != nil {
 		return nil, err
 	}
-	return append(doc, '\n'), nil
+	jp := jsonPod{
+		Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
+		QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
+		Volumes: p.Volumes,
+	}
+	for _, c := range p.Items {
+		cfg, err := marshalProto(c.Config)
+		if err != nil {
+			return nil, err
+		}
+		jc := jsonContainer{
+			Name: c.Name, Type: c.Type, LogPath: c.LogPath, Env: []jsonEnv{}, HostsFile: c.HostsFile,
+			Config: cfg, Warnings: nonNilWarnings(c.Warnings),
+		}
+		for _, kv := range c.Config.Envs {
+			jc.Env = append(jc.Env, jsonEnv{Name: kv.Key, Value: string(kv.Value)})
+		}
+		jp.Containers = append(jp.Containers, jc)
+	}
+	return json.Marshal(jp)
 }
 
 // marshalProto is protoJSON's output, compacted so that the document's indentation is stable
@@ -131,31 +187,29 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// writeTable prints a summary per pod and container for people.
-func writeTable(w io.Writer, res *result) error {
+// writeTable prints a summary of one pod and its containers for people; pods after the first
+// are set off by an empty line, which also ends tabwriter's columns, so each pod is its own table.
+func writeTable(w io.Writer, p *podResult, first bool) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	for i, p := range res.Pods {
-		if i > 0 {
-			fmt.Fprintln(tw)
-		}
-		sb := p.Sandbox
-		fmt.Fprintf(tw, "POD %s\t%s\n", terminal.Escape(p.Pod.Namespace+"/"+p.Pod.Name), terminal.Escape(p.Source))
-		row(tw, "qos", string(p.QOSClass))
-		row(tw, "hostname", orNone(sb.GetHostname()))
-		if d := sb.GetDnsConfig(); d != nil {
-			row(tw, "dns", fmt.Sprintf("servers %v, searches %v, options %v", d.Servers, d.Searches, d.Options))
-		}
-		row(tw, "cgroup parent", orNone(sb.GetLinux().GetCgroupParent()))
-		ns := sb.GetLinux().GetSecurityContext().GetNamespaceOptions()
-		row(tw, "namespaces", fmt.Sprintf("network %s, pid %s, ipc %s", ns.GetNetwork(), ns.GetPid(), ns.GetIpc()))
-		for _, m := range sb.GetPortMappings() {
-			row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
-		}
-		for _, c := range p.Items {
-			writeContainer(tw, p.Pod, c)
-		}
+	if !first {
+		fmt.Fprintln(tw)
 	}
-	// Warnings, the input's and the pods', go to standard error only, summarised (runRender).
+	sb := p.Sandbox
+	fmt.Fprintf(tw, "POD %s\t%s\n", terminal.Escape(p.Pod.Namespace+"/"+p.Pod.Name), terminal.Escape(p.Source))
+	row(tw, "qos", string(p.QOSClass))
+	row(tw, "hostname", orNone(sb.GetHostname()))
+	if d := sb.GetDnsConfig(); d != nil {
+		row(tw, "dns", fmt.Sprintf("servers %v, searches %v, options %v", d.Servers, d.Searches, d.Options))
+	}
+	row(tw, "cgroup parent", orNone(sb.GetLinux().GetCgroupParent()))
+	ns := sb.GetLinux().GetSecurityContext().GetNamespaceOptions()
+	row(tw, "namespaces", fmt.Sprintf("network %s, pid %s, ipc %s", ns.GetNetwork(), ns.GetPid(), ns.GetIpc()))
+	for _, m := range sb.GetPortMappings() {
+		row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
+	}
+	for _, c := range p.Items {
+		writeContainer(tw, p.Pod, c)
+	}
 	return tw.Flush()
 }
 

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -28,13 +29,37 @@ import (
 	"github.com/podconfig/podconfig/security/securitytest"
 )
 
-// result is what render prints.
+// result is what render leaves once every pod is written: what standard error says about them.
 type result struct {
-	Pods     []podResult
+	// Pods are the rendered pods' warnings, in order.
+	Pods     []podSummary
 	Warnings []string
 	// Failures are the documents and pods that could not be rendered, each naming the document,
 	// the pod and container, the cause and, where there is one, the remedy.
 	Failures []string
+}
+
+// podSummary is what the warnings on standard error need of a pod once its configs are written.
+type podSummary struct {
+	Name       string // namespace/name
+	Warnings   []configgen.Warning
+	Containers []containerWarnings // those with warnings
+}
+
+type containerWarnings struct {
+	Name     string
+	Warnings []configgen.Warning
+}
+
+// summaryOf is p's podSummary.
+func summaryOf(p *podResult) podSummary {
+	s := podSummary{Name: p.Pod.Namespace + "/" + p.Pod.Name, Warnings: p.Warnings}
+	for _, c := range p.Items {
+		if len(c.Warnings) > 0 {
+			s.Containers = append(s.Containers, containerWarnings{Name: c.Name, Warnings: c.Warnings})
+		}
+	}
+	return s
 }
 
 // podResult is one pod's configs.
@@ -62,8 +87,10 @@ type containerResult struct {
 	Warnings  []configgen.Warning
 }
 
-// render reads the inputs and renders every pod.
-func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
+// render reads the inputs and renders every pod, handing each to emit as soon as it is rendered
+// and keeping only its warnings: one pod's configs are held at a time, whatever the input's size.
+// An error from emit stops the render.
+func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*result, error) {
 	sources, dirWarnings, err := listSources(cfg.files, cfg.recursive)
 	if err != nil {
 		return nil, err
@@ -95,29 +122,40 @@ func render(cfg *renderConfig, stdin io.Reader) (*result, error) {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
-	found := cfg.container == ""
+	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(bundle.Pods, cfg.container) {
+		// Known before any pod is written.
+		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
+	}
+	var resolvConfPods []string
+	rootImages := map[string]bool{}
+	rootContainers := 0
 	for i, p := range bundle.Pods {
 		pr, err := r.renderPod(i, p)
 		if err != nil {
 			out.Failures = append(out.Failures, fmt.Sprintf("%s: %v", p.Source, err))
 			continue
 		}
-		if len(pr.Items) > 0 {
-			found = true
+		if err := emit(pr); err != nil {
+			return nil, err
 		}
-		out.Pods = append(out.Pods, *pr)
-	}
-	if !found && len(out.Failures) == 0 {
-		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
+		out.Pods = append(out.Pods, summaryOf(pr))
+		if r.assumesResolvConf(pr.Pod) {
+			resolvConfPods = append(resolvConfPods, pr.Pod.Namespace+"/"+pr.Pod.Name)
+		}
+		for _, image := range r.unknownImageUsers(pr) {
+			rootImages[image] = true
+			rootContainers++
+		}
 	}
 	if w := assumedObjects(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
-	if w := r.assumedResolvConf(out.Pods); w != "" {
-		out.Warnings = append(out.Warnings, w)
+	if len(resolvConfPods) > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), strings.Join(resolvConfPods, ", ")))
 	}
-	if w := r.unknownImageUsers(out.Pods); w != "" {
-		out.Warnings = append(out.Warnings, w)
+	if rootContainers > 0 {
+		names := slices.Sorted(maps.Keys(rootImages))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", rootContainers, strings.Join(names, ", ")))
 	}
 	if len(bundle.Pods) == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
@@ -131,7 +169,7 @@ const reasonAssumedObject = "AssumedObject"
 
 // assumedObjects is one warning naming the objects admission assumed for any pod, so that what
 // each pod's warnings say is also on standard error, once.
-func assumedObjects(pods []podResult) string {
+func assumedObjects(pods []podSummary) string {
 	count := map[string]int{}
 	var order []string
 	for _, p := range pods {
@@ -160,24 +198,12 @@ func assumedObjects(pods []podResult) string {
 // resolver a cloud network offers at the second address of the node's subnet, no search domains.
 const typicalResolvConf = "nameserver 10.0.0.2\n"
 
-// assumedResolvConf is one warning for the pods whose DNS comes from the node's resolv.conf
-// (dnsPolicy Default, or a host-network pod without ClusterFirstWithHostNet) when --resolv-conf
-// gives none.
-func (r *renderer) assumedResolvConf(pods []podResult) string {
-	if r.cfg.resolvConf != "" {
-		return ""
-	}
-	var names []string
-	for _, p := range pods {
-		spec := p.Pod.Spec
-		if spec.DNSPolicy == v1.DNSDefault || (spec.HostNetwork && spec.DNSPolicy != v1.DNSClusterFirstWithHostNet && spec.DNSPolicy != v1.DNSNone) {
-			names = append(names, p.Pod.Namespace+"/"+p.Pod.Name)
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(names), strings.Join(names, ", "))
+// assumesResolvConf tells whether pod takes its DNS from the node's resolv.conf (dnsPolicy
+// Default, or a host-network pod without ClusterFirstWithHostNet) when --resolv-conf gives none:
+// one warning names them all.
+func (r *renderer) assumesResolvConf(pod *v1.Pod) bool {
+	spec := pod.Spec
+	return r.cfg.resolvConf == "" && (spec.DNSPolicy == v1.DNSDefault || (spec.HostNetwork && spec.DNSPolicy != v1.DNSClusterFirstWithHostNet && spec.DNSPolicy != v1.DNSNone))
 }
 
 // imageUsers are the RenderContext's image users with --image-user's over them.
@@ -195,44 +221,45 @@ func (r *renderer) imageUsers() map[string]manifest.ImageUser {
 	return users
 }
 
-// unknownImageUsers is one warning for the containers rendered as root only because their
-// image's user is not known offline (no runAsUser of their own or of the pod), naming the images.
-func (r *renderer) unknownImageUsers(pods []podResult) string {
+// unknownImageUsers are the images of p's containers rendered as root only because their image's
+// user is not known offline (no runAsUser of their own or of the pod), one per container: one
+// warning names them all.
+func (r *renderer) unknownImageUsers(p *podResult) []string {
 	known := r.imageUsers()
-	images := map[string]bool{}
-	containers := 0
+	// The pod's containers by name, found once: a lookup per item would make a pod's cost
+	// quadratic in its containers.
+	entries := containersOf(p.Pod)
+	byName := make(map[string]*v1.Container, len(entries))
+	for i := range entries {
+		byName[entries[i].c.Name] = &entries[i].c
+	}
+	var images []string
+	for _, item := range p.Items {
+		c := byName[item.Name]
+		if c == nil || known[c.Image] != (manifest.ImageUser{}) {
+			continue
+		}
+		if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil {
+			continue
+		}
+		if sc := p.Pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
+			continue
+		}
+		images = append(images, c.Image)
+	}
+	return images
+}
+
+// hasContainer tells whether a pod of pods has a container of that name.
+func hasContainer(pods []manifest.Pod, name string) bool {
 	for _, p := range pods {
-		// The pod's containers by name, found once: a lookup per item would make a pod's cost
-		// quadratic in its containers.
-		entries := containersOf(p.Pod)
-		byName := make(map[string]*v1.Container, len(entries))
-		for i := range entries {
-			byName[entries[i].c.Name] = &entries[i].c
-		}
-		for _, item := range p.Items {
-			c := byName[item.Name]
-			if c == nil || known[c.Image] != (manifest.ImageUser{}) {
-				continue
+		for _, e := range containersOf(p.Pod) {
+			if e.c.Name == name {
+				return true
 			}
-			if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil {
-				continue
-			}
-			if sc := p.Pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
-				continue
-			}
-			images[c.Image] = true
-			containers++
 		}
 	}
-	if containers == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(images))
-	for image := range images {
-		names = append(names, image)
-	}
-	sort.Strings(names)
-	return fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", containers, strings.Join(names, ", "))
+	return false
 }
 
 // renderer renders the pods of one bundle.

@@ -55,7 +55,7 @@ const namedInSummary = 3
 // message given for several pods or containers (a DaemonSet's replicas, say) is one line: the
 // message, how many pods and the first few of them. The ServiceAccounts and RuntimeClasses
 // admission assumed are left out: assumedObjects sums them up already.
-func podWarnings(pods []podResult) []string {
+func podWarnings(pods []podSummary) []string {
 	type group struct {
 		w          configgen.Warning
 		where      []string // "ns/name" or "ns/name container c", in order
@@ -76,7 +76,7 @@ func podWarnings(pods []podResult) []string {
 			byMessage[key] = g
 			groups = append(groups, g)
 		}
-		where := pods[i].Pod.Namespace + "/" + pods[i].Pod.Name
+		where := pods[i].Name
 		if container != "" {
 			where += " container " + container
 		}
@@ -96,7 +96,7 @@ func podWarnings(pods []podResult) []string {
 		for _, w := range p.Warnings {
 			add(i, w, "")
 		}
-		for _, c := range p.Items {
+		for _, c := range p.Containers {
 			for _, w := range c.Warnings {
 				add(i, w, c.Name)
 			}

@@ -114,7 +114,11 @@ func TestPodWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, podWarnings(tt.pods))
+			var pods []podSummary
+			for i := range tt.pods {
+				pods = append(pods, summaryOf(&tt.pods[i]))
+			}
+			assert.Equal(t, tt.want, podWarnings(pods))
 		})
 	}
 }
