@@ -22,12 +22,8 @@ import (
 // "profileType": "RuntimeDefault".
 var protoJSON = protojson.MarshalOptions{EmitDefaultValues: true}
 
-// jsonResult is the -o json and -o yaml document.
-type jsonResult struct {
-	Pods     []jsonPod `json:"pods"`
-	Warnings []string  `json:"warnings"`
-}
-
+// jsonPod is one element of the -o json and -o yaml document's "pods"; its "warnings" follow
+// them, the input's.
 type jsonPod struct {
 	Source    string          `json:"source"`
 	Namespace string          `json:"namespace"`
