@@ -89,3 +89,52 @@ func TestPrintedTextEscapesControlCharacters(t *testing.T) {
 		assert.Contains(t, stderr, `/nonexistent/\xff\x1b.yaml`)
 	})
 }
+
+// The table lists each volume file's path, mode, owner and size, escaped, and never its content:
+// not a secret's, not a token's, not even with --show-secrets.
+func TestTableVolumeFiles(t *testing.T) {
+	const in = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  securityContext: {runAsUser: 1000}
+  automountServiceAccountToken: false
+  containers:
+  - name: app
+    image: app:1
+  volumes:
+  - name: cfg
+    configMap:
+      name: cfg
+      defaultMode: 0440
+      items: [{key: k, path: "dir/a\e[2Jb"}]
+  - name: sec
+    secret: {secretName: sec}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: ns}
+data: {k: "cfg-content-xyz"}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: sec, namespace: ns}
+stringData: {password: "secret-content-xyz"}
+`
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"default", []string{"render", "-o", "table", "-"}},
+		{"show secrets", []string{"render", "-o", "table", "--show-secrets", "-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := cli(t, in, tc.args...)
+			require.Equal(t, exitOK, code, stderr)
+			assertPrintable(t, out)
+			assert.Regexp(t, `\n  volume file +cfg/dir/a\\x1b\[2Jb \(configMap, mode 0440, owner kubelet, 15 bytes\)\n`, out)
+			assert.Regexp(t, `\n  volume file +sec/password \(secret, mode 0644, owner kubelet, 18 bytes\)\n`, out)
+			assert.NotContains(t, out, "content-xyz")
+		})
+	}
+}

@@ -31,6 +31,9 @@ spec:
 	//   dns                       servers [10.96.0.10], searches [default.svc.cluster.local svc.cluster.local cluster.local], options [ndots:5]
 	//   cgroup parent             /kubepods/poda5f9e4a5-4157-5505-9987-b3f0965fccb9
 	//   namespaces                network POD, pid CONTAINER, ipc POD
+	//   volume file               kube-api-access-9mtwd/ca.crt (projected, mode 0644, owner kubelet, 41 bytes)
+	//   volume file               kube-api-access-9mtwd/namespace (projected, mode 0644, owner kubelet, 7 bytes)
+	//   volume file               kube-api-access-9mtwd/token (projected, mode 0644, owner kubelet, 27 bytes)
 	//   CONTAINER resize          container, image registry.example/resize:1
 	//     user                    uid 0
 	//     capabilities            add [], drop []

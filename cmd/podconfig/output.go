@@ -203,10 +203,26 @@ func writeTable(w io.Writer, p *podResult, first bool) error {
 	for _, m := range sb.GetPortMappings() {
 		row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
 	}
+	writeVolumeFiles(tw, p.Volumes)
 	for _, c := range p.Items {
 		writeContainer(tw, p.Pod, c)
 	}
 	return tw.Flush()
+}
+
+// writeVolumeFiles prints one row per file of the pod's configMap, secret, downwardAPI and
+// projected volumes: its path in the volume, mode, owner and size. Contents are never shown here,
+// so secret data and tokens stay out of the table whatever --show-secrets says.
+func writeVolumeFiles(tw io.Writer, vols []jsonVolume) {
+	for _, v := range vols {
+		for _, f := range v.Files {
+			owner := "kubelet"
+			if f.Owner != nil {
+				owner = fmt.Sprintf("uid %d", *f.Owner)
+			}
+			row(tw, "volume file", fmt.Sprintf("%s/%s (%s, mode %s, owner %s, %d bytes)", v.Name, f.Path, v.Type, f.Mode, owner, f.Size))
+		}
+	}
 }
 
 func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
