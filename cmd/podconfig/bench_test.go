@@ -55,11 +55,12 @@ func scaleInput(b *testing.B, pods, containers int) string {
 	return path
 }
 
-// renderFile renders path as podconfig render -o json does, to io.Discard.
-func renderFile(b *testing.B, path string) {
+// renderFile renders path as podconfig render -o format does, to io.Discard.
+func renderFile(b *testing.B, path, format string) {
 	cfg, _ := newRenderFlags()
 	cfg.files = []string{path}
-	pw := &podWriter{w: io.Discard, format: "json"}
+	cfg.output = format
+	pw := &podWriter{w: io.Discard, format: format}
 	res, err := render(cfg, nil, pw.pod)
 	if err != nil {
 		b.Fatal(err)
@@ -70,18 +71,20 @@ func renderFile(b *testing.B, path string) {
 }
 
 // BenchmarkRenderManyPods renders inputs of 2,000 and 8,000 pods, each with a ConfigMap of its
-// own: the time per pod stays the same as the input grows (the objects are stored once for the
-// input, not once per pod).
+// own, in each output format: the time per pod stays the same as the input grows (the objects
+// are stored once for the input, not once per pod, and each pod is written as it is rendered).
 func BenchmarkRenderManyPods(b *testing.B) {
-	for _, pods := range []int{2000, 8000} {
-		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
-			path := scaleInput(b, pods, 1)
-			b.ReportAllocs()
-			for b.Loop() {
-				renderFile(b, path)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pods), "ns/pod")
-		})
+	for _, format := range []string{"json", "yaml", "table"} {
+		for _, pods := range []int{2000, 8000} {
+			b.Run(fmt.Sprintf("o=%s/pods=%d", format, pods), func(b *testing.B) {
+				path := scaleInput(b, pods, 1)
+				b.ReportAllocs()
+				for b.Loop() {
+					renderFile(b, path, format)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pods), "ns/pod")
+			})
+		}
 	}
 }
 
@@ -93,7 +96,7 @@ func BenchmarkRenderBigPod(b *testing.B) {
 			path := scaleInput(b, 1, containers)
 			b.ReportAllocs()
 			for b.Loop() {
-				renderFile(b, path)
+				renderFile(b, path, "json")
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*containers), "ns/container")
 		})
