@@ -10,8 +10,10 @@
 // mounts, blockdev, hosts, logs, security and resources packages.
 //
 // Providers that do not run CRI resolve a whole pod with no Generator:
-// MakePodEnvironmentVariables (every container's environment as []v1.EnvVar, with a policy for
-// IPs not known yet) and MakePodVolumeMounts (volumeMounts with no host paths).
+// MakePodEnvironmentVariables (every container's environment, as []v1.EnvVar and as the []EnvVar
+// MakeEnvironmentVariables returns, with a policy for IPs not known yet; PodEnv.ApplyTo writes it
+// back into the pod's init, regular and ephemeral containers in one call) and MakePodVolumeMounts
+// (volumeMounts with no host paths).
 //
 // What kubelet only logs or records as an event comes back as a Warning with an event reason
 // (the Reason constants); every error is an *Error whose Category says whether to retry

@@ -2,10 +2,12 @@ package configgen
 
 import (
 	"context"
+	"fmt"
 	"net"
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/mounts"
 )
 
@@ -74,8 +76,80 @@ func EphemeralContainerAsContainer(ec *v1.EphemeralContainer) *v1.Container {
 // ContainerEnv is one container's resolved environment.
 type ContainerEnv struct {
 	PodContainer
-	// Env is the environment in MakeEnvironmentVariables' order, every variable a plain value.
+	// Env is the environment in MakeEnvironmentVariables' order, every variable a plain value,
+	// as the API's type, ready to write into a v1.Container (see PodEnv.ApplyTo).
 	Env []v1.EnvVar
+	// Vars is the same environment as MakeEnvironmentVariables returns it for this container, so
+	// that code written for the single-container call takes the whole-pod result unchanged.
+	Vars []EnvVar
+}
+
+// PodEnv is the resolved environment of every container of a pod, in PodContainers' order, as
+// MakePodEnvironmentVariables returns it.
+type PodEnv []ContainerEnv
+
+// ApplyTo writes the resolved environment into pod's containers, matched by kind and name: init
+// containers (sidecars among them), regular and ephemeral containers. Each container's env
+// becomes its plain values and its envFrom is cleared, since the values already hold what envFrom
+// gave, as a provider that passes a resolved pod on to its runtime wants. pod may be the pod the
+// environment was resolved from or a copy of it (DeepCopy). A container of e missing from pod is
+// an ErrInvalidOptions *Error naming it, and then pod is left unchanged.
+func (e PodEnv) ApplyTo(pod *v1.Pod) error {
+	if pod == nil {
+		return asError(errkind.New(ErrInvalidOptions, "cannot apply environment variables to a nil pod", nil), ReasonFailedToCreateEnvVars, nil, nil)
+	}
+	targets := make([]*v1.Container, len(e))
+	for i := range e {
+		ce := &e[i]
+		if ce.Container == nil {
+			return asError(errkind.New(ErrInvalidOptions, "cannot apply environment variables of a container with no spec", nil), ReasonFailedToCreateEnvVars, pod, nil)
+		}
+		targets[i] = containerOfKind(pod, ce.Kind, ce.Container.Name)
+		if targets[i] == nil && ce.Kind != ContainerKindEphemeral {
+			return asError(errkind.New(ErrInvalidOptions, fmt.Sprintf("no %s container %q in the pod", ce.Kind, ce.Container.Name), nil), ReasonFailedToCreateEnvVars, pod, ce.Container)
+		}
+		if targets[i] == nil && findEphemeral(pod, ce.Container.Name) == nil {
+			return asError(errkind.New(ErrInvalidOptions, fmt.Sprintf("no ephemeral container %q in the pod", ce.Container.Name), nil), ReasonFailedToCreateEnvVars, pod, ce.Container)
+		}
+	}
+	for i := range e {
+		env := append([]v1.EnvVar(nil), e[i].Env...)
+		if c := targets[i]; c != nil {
+			c.Env, c.EnvFrom = env, nil
+			continue
+		}
+		ec := findEphemeral(pod, e[i].Container.Name)
+		ec.Env, ec.EnvFrom = env, nil
+	}
+	return nil
+}
+
+// containerOfKind returns pod's init or regular container of that kind and name; nil for none and
+// for an ephemeral container, which is not a v1.Container.
+func containerOfKind(pod *v1.Pod, kind ContainerKind, name string) *v1.Container {
+	var list []v1.Container
+	switch kind {
+	case ContainerKindInit, ContainerKindSidecar:
+		list = pod.Spec.InitContainers
+	case ContainerKindRegular:
+		list = pod.Spec.Containers
+	}
+	for i := range list {
+		if list[i].Name == name {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// findEphemeral returns pod's ephemeral container of that name, nil for none.
+func findEphemeral(pod *v1.Pod, name string) *v1.EphemeralContainer {
+	for i := range pod.Spec.EphemeralContainers {
+		if ec := &pod.Spec.EphemeralContainers[i]; ec.Name == name {
+			return ec
+		}
+	}
+	return nil
 }
 
 // PodEnvInput is the input of MakePodEnvironmentVariables: EnvInput without the container, since
@@ -114,7 +188,7 @@ type PodEnvInput struct {
 //
 // The warnings of every container come back together, each naming its container. The first
 // container that fails stops the call with its *Error, which names the container.
-func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) ([]ContainerEnv, []Warning, error) {
+func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) (PodEnv, []Warning, error) {
 	if in.Pod == nil {
 		return nil, nil, asError(newEnvError(ErrInvalidPod, "invalid input, pod cannot be nil", nil), ReasonFailedToCreateEnvVars, nil, nil)
 	}
@@ -130,7 +204,7 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) ([]Contain
 	call.pod = &podShared{}
 	call.scratch = &call.pod.envScratch
 	containers := PodContainers(in.Pod)
-	out := make([]ContainerEnv, len(containers))
+	out := make(PodEnv, len(containers))
 	var warnings []Warning
 	for i, pc := range containers {
 		call.Container = pc.Container
@@ -139,7 +213,7 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) ([]Contain
 		if err != nil {
 			return nil, warnings, asError(err, ReasonFailedToCreateEnvVars, in.Pod, pc.Container)
 		}
-		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs)}
+		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs), Vars: cloneEnv(envs)}
 	}
 	return out, warnings, nil
 }
@@ -218,4 +292,12 @@ func MakePodVolumeMounts(pod *v1.Pod, envs []ContainerEnv, supportsRecursiveRead
 		out[i] = ContainerMounts{PodContainer: pc, Mounts: ms}
 	}
 	return out, nil
+}
+
+// cloneEnv copies envs out of the scratch space the next container's call reuses; nil for none.
+func cloneEnv(envs []EnvVar) []EnvVar {
+	if len(envs) == 0 {
+		return nil
+	}
+	return append([]EnvVar(nil), envs...)
 }

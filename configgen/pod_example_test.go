@@ -41,3 +41,37 @@ func ExampleMakePodEnvironmentVariables() {
 	// cart (regular): [{POD_IP  nil} {URL http://:8080 nil}]
 	// event for cart: PodIPNotKnown: status.podIP is empty: the pod has no IP yet
 }
+
+// A provider whose runtime takes a pod spec with plain env values resolves the whole pod and
+// writes the values back in one call: init, regular and ephemeral containers alike, envFrom
+// folded into env.
+func ExamplePodEnv_ApplyTo() {
+	name := v1.EnvVar{Name: "POD", ValueFrom: &v1.EnvVarSource{FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "cart-0"},
+		Spec: v1.PodSpec{
+			EnableServiceLinks: ptr.To(false),
+			Containers:         []v1.Container{{Name: "cart", Env: []v1.EnvVar{name}}},
+			EphemeralContainers: []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{
+				Name: "debug", Env: []v1.EnvVar{name, {Name: "TARGET", Value: "$(POD)/cart"}}}}},
+		},
+	}
+	envs, _, err := configgen.MakePodEnvironmentVariables(context.Background(), configgen.PodEnvInput{Pod: pod})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resolved := pod.DeepCopy()
+	if err := envs.ApplyTo(resolved); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(resolved.Spec.Containers[0].Env)
+	fmt.Println(resolved.Spec.EphemeralContainers[0].Env)
+	// The same values, in the type MakeEnvironmentVariables returns:
+	fmt.Println(envs[1].Vars)
+	// Output:
+	// [{POD cart-0 nil}]
+	// [{POD cart-0 nil} {TARGET cart-0/cart nil}]
+	// [{POD cart-0} {TARGET cart-0/cart}]
+}

@@ -16,7 +16,7 @@
 //
 // Output is JSON by default (-o json: the CRI messages in protobuf's JSON mapping, with enum
 // names and every field shown, defaults included), or -o yaml, or -o table, a summary per
-// container. Warnings go to standard error in every format, one warning for many pods in one
+// container and one row per volume file (path, mode, owner, size; never its content). Warnings go to standard error in every format, one warning for many pods in one
 // line; -o json and yaml also hold them as data. Run "podconfig render -h" for the flags. Text
 // printed for a person (the table, warnings, errors) shows control characters from the manifest
 // escaped (\x1b), as kubectl does.
