@@ -217,17 +217,25 @@ func (p *provider) createPod(ctx context.Context, pod *v1.Pod) (RemotePod, error
 			remote.Volumes[vol.Name] = append(remote.Volumes[vol.Name], rf)
 		}
 	}
-	for i, ce := range envs {
-		uid, username, err := p.images.ImageUser(ctx, ce.Container.Image)
+	// The remote runtime takes plain values: one call writes them into a copy of the pod, init,
+	// regular and ephemeral containers alike (envFrom folded into env), in the informer's
+	// object's place.
+	resolved := pod.DeepCopy()
+	if err := envs.ApplyTo(resolved); err != nil {
+		p.events.Error(pod, err)
+		return RemotePod{}, err
+	}
+	for i, pc := range configgen.PodContainers(resolved) {
+		uid, username, err := p.images.ImageUser(ctx, pc.Container.Image)
 		if err == nil {
-			err = security.VerifyRunAsNonRoot(pod, ce.Container, uid, username)
+			err = security.VerifyRunAsNonRoot(resolved, pc.Container, uid, username)
 		}
 		if err != nil {
 			p.events.Error(pod, err)
 			return RemotePod{}, err
 		}
-		rc := RemoteContainer{Name: ce.Container.Name, Kind: ce.Kind, Image: ce.Container.Image, User: effectiveUser(pod, ce.Container, uid)}
-		for _, e := range ce.Env {
+		rc := RemoteContainer{Name: pc.Container.Name, Kind: pc.Kind, Image: pc.Container.Image, User: effectiveUser(resolved, pc.Container, uid)}
+		for _, e := range pc.Container.Env {
 			rc.Env = append(rc.Env, e.Name+"="+e.Value)
 		}
 		for _, m := range podMounts[i].Mounts {
