@@ -11,6 +11,8 @@ import (
 
 	pathrs "github.com/cyphar/filepath-securejoin/pathrs-lite"
 	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/internal/unixmode"
 )
 
 // OpenBeneath opens path for reading as if root were the file system's root: every component,
@@ -62,7 +64,7 @@ func openBeneath(root, path string) (fs.File, error) {
 	if err := ignoringEINTR(func() error { return unix.Fstat(pathFD, &checked) }); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	mode := fileMode(checked.Mode)
+	mode := unixmode.ToFileMode(checked.Mode)
 	if !mode.IsRegular() && !mode.IsDir() {
 		return nil, notRegular(path, mode)
 	}

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/internal/unixmode"
 )
 
 // The file writes below are a node's every container config, so each is the few system calls the
@@ -87,16 +89,7 @@ func (OS) Create(path string) error {
 
 // open opens path with flag (and O_CLOEXEC), as os.OpenFile would, without an os.File.
 func open(path string, flag int, perm fs.FileMode) (int, error) {
-	mode := uint32(perm.Perm())
-	if perm&fs.ModeSetuid != 0 {
-		mode |= unix.S_ISUID
-	}
-	if perm&fs.ModeSetgid != 0 {
-		mode |= unix.S_ISGID
-	}
-	if perm&fs.ModeSticky != 0 {
-		mode |= unix.S_ISVTX
-	}
+	mode := unixmode.FromFileMode(perm)
 	for {
 		fd, err := unix.Open(path, flag|unix.O_CLOEXEC, mode)
 		if err == unix.EINTR {

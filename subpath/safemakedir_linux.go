@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/internal/unixmode"
 )
 
 // maxSymlinks bounds symlink expansion while resolving a path, like the kernel's limit of 40.
@@ -87,26 +89,11 @@ func makeDirAt(parentFD int, name, path string, perm os.FileMode) (int, error) {
 	if mkErr != nil {
 		return fd, nil
 	}
-	if err := unix.Fchmod(fd, unixMode(perm)); err != nil {
+	if err := unix.Fchmod(fd, unixmode.FromFileMode(perm)); err != nil {
 		_ = unix.Close(fd)
 		return -1, fmt.Errorf("chmod %q failed: %w", path, err)
 	}
 	return fd, nil
-}
-
-// unixMode turns Go's mode bits into chmod(2) bits.
-func unixMode(perm os.FileMode) uint32 {
-	m := uint32(perm.Perm())
-	if perm&os.ModeSetuid != 0 {
-		m |= unix.S_ISUID
-	}
-	if perm&os.ModeSetgid != 0 {
-		m |= unix.S_ISGID
-	}
-	if perm&os.ModeSticky != 0 {
-		m |= unix.S_ISVTX
-	}
-	return m
 }
 
 // element is one path element still to resolve; fromLink marks elements that came out of a

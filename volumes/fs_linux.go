@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/podconfig/podconfig/internal/unixmode"
 )
 
 // LinuxFS is the Linux FS: a directory held open by its descriptor, every name below it
@@ -307,24 +309,10 @@ func (l *LinuxFS) chmodAt(dir int, base, name string, mode fs.FileMode) error {
 	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		return l.pathErr("chmod", name, unix.ELOOP)
 	}
-	if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), unixMode(mode)); err != nil {
+	if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), unixmode.FromFileMode(mode)); err != nil {
 		return l.pathErr("chmod", name, err)
 	}
 	return nil
-}
-
-func unixMode(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= unix.S_ISUID
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= unix.S_ISGID
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= unix.S_ISVTX
-	}
-	return u
 }
 
 // statInfo is an fs.FileInfo from a Stat_t.
@@ -333,35 +321,9 @@ type statInfo struct {
 	st   unix.Stat_t
 }
 
-func (s *statInfo) Name() string { return s.name }
-func (s *statInfo) Size() int64  { return s.st.Size }
-func (s *statInfo) Mode() fs.FileMode {
-	m := fs.FileMode(s.st.Mode & 0o777)
-	switch s.st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		m |= fs.ModeDir
-	case unix.S_IFLNK:
-		m |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		m |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		m |= fs.ModeSocket
-	case unix.S_IFCHR:
-		m |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		m |= fs.ModeDevice
-	}
-	if s.st.Mode&unix.S_ISUID != 0 {
-		m |= fs.ModeSetuid
-	}
-	if s.st.Mode&unix.S_ISGID != 0 {
-		m |= fs.ModeSetgid
-	}
-	if s.st.Mode&unix.S_ISVTX != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}
+func (s *statInfo) Name() string       { return s.name }
+func (s *statInfo) Size() int64        { return s.st.Size }
+func (s *statInfo) Mode() fs.FileMode  { return unixmode.ToFileMode(s.st.Mode) }
 func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Unix()) }
 func (s *statInfo) IsDir() bool        { return s.st.Mode&unix.S_IFMT == unix.S_IFDIR }
 func (s *statInfo) Sys() any           { return &s.st }
