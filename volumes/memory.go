@@ -78,6 +78,19 @@ func (m *MemoryFS) lookupParent(name string) (*memNode, string, error) {
 	return dir, parts[len(parts)-1], nil
 }
 
+// parentOf is lookupParent for an operation that changes the entry name: the root itself is
+// refused with EBUSY, and an error names op and name.
+func (m *MemoryFS) parentOf(op, name string) (*memNode, string, error) {
+	dir, base, err := m.lookupParent(name)
+	if err == nil && dir == nil {
+		err = syscall.EBUSY
+	}
+	if err != nil {
+		return nil, "", memErr(op, name, err)
+	}
+	return dir, base, nil
+}
+
 // lookup returns name's node.
 func (m *MemoryFS) lookup(name string) (*memNode, error) {
 	dir, base, err := m.lookupParent(name)
@@ -223,23 +236,17 @@ func (m *MemoryFS) Rename(oldname, newname string) error {
 		return errNilFS
 	}
 	defer m.mu.Unlock()
-	od, ob, err := m.lookupParent(oldname)
-	if err == nil && od == nil {
-		err = syscall.EBUSY
-	}
+	od, ob, err := m.parentOf("rename", oldname)
 	if err != nil {
-		return memErr("rename", oldname, err)
+		return err
 	}
 	n, ok := od.children[ob]
 	if !ok {
 		return memErr("rename", oldname, syscall.ENOENT)
 	}
-	nd, nb, err := m.lookupParent(newname)
-	if err == nil && nd == nil {
-		err = syscall.EBUSY
-	}
+	nd, nb, err := m.parentOf("rename", newname)
 	if err != nil {
-		return memErr("rename", newname, err)
+		return err
 	}
 	if old, ok := nd.children[nb]; ok && old != n {
 		switch {
@@ -262,12 +269,9 @@ func (m *MemoryFS) Remove(name string) error {
 		return errNilFS
 	}
 	defer m.mu.Unlock()
-	dir, base, err := m.lookupParent(name)
-	if err == nil && dir == nil {
-		err = syscall.EBUSY
-	}
+	dir, base, err := m.parentOf("remove", name)
 	if err != nil {
-		return memErr("remove", name, err)
+		return err
 	}
 	n, ok := dir.children[base]
 	if !ok {
