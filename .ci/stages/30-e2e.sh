@@ -1,5 +1,5 @@
 #!/bin/bash
-# The end-to-end stage: real pods on two containerd runtimes, driven by examples/minikubelet's code
+# The end-to-end stage: real pods on two containerd runtimes, driven by examples/minikubelet's node code
 # with podconfig generating every config, and the bundled example pod run with crictl alone from
 # `podconfig render -o crictl`'s files.
 #

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
-	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/manifest"
 )
 

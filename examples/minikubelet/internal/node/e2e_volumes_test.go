@@ -17,7 +17,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/volumes"
 )
 

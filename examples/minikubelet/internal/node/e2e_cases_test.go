@@ -491,7 +491,7 @@ func causes(err error) []string {
 
 func TestE2EBundledExamplePod(t *testing.T) {
 	t.Parallel()
-	manifest, err := os.ReadFile("../../../cmd/podconfig/testdata/shop.yaml")
+	manifest, err := os.ReadFile("../../../../cmd/podconfig/testdata/shop.yaml")
 	require.NoError(t, err)
 	e := newE2E(t, string(manifest))
 	// The pod's restartPolicy is Always: it runs until its output is complete.
@@ -506,7 +506,7 @@ func TestE2EBundledExamplePod(t *testing.T) {
 
 func TestE2EDeployment(t *testing.T) {
 	t.Parallel()
-	manifest, err := os.ReadFile("../testdata/deployment.yaml")
+	manifest, err := os.ReadFile("../../testdata/deployment.yaml")
 	require.NoError(t, err)
 	e := newE2E(t, string(manifest))
 	pod := e.in.Pods[0]
@@ -523,7 +523,7 @@ func TestE2EDeployment(t *testing.T) {
 
 func TestE2EStatefulSet(t *testing.T) {
 	t.Parallel()
-	manifest, err := os.ReadFile("../testdata/statefulset.yaml")
+	manifest, err := os.ReadFile("../../testdata/statefulset.yaml")
 	require.NoError(t, err)
 	e := newE2E(t, string(manifest))
 	require.Equal(t, "web-0", e.in.Pods[0].Name)

@@ -18,7 +18,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/security"
 )
@@ -88,7 +88,7 @@ func seenBy(exec execFunc) (map[string]string, error) {
 // parallel: both runs are the same pod (namespace, name and UID), which a runtime holds once.
 func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	crictl, podconfig := os.Getenv("PODCONFIG_E2E_CRICTL"), os.Getenv("PODCONFIG_E2E_PODCONFIG")
-	manifest, err := os.ReadFile("../../../cmd/podconfig/testdata/shop.yaml")
+	manifest, err := os.ReadFile("../../../../cmd/podconfig/testdata/shop.yaml")
 	require.NoError(t, err)
 	// The manifest's Node has these addresses: minikubelet's node is given the same, so that
 	// status.hostIPs is what the renderer reads from the Node.
@@ -135,7 +135,7 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	// minikubelet runs the manifest's pod as written, as kubelet runs a static pod: no admission.
 	render := exec.Command(podconfig, "render", "--admission=false", "-o", "crictl", "--output-directory", out, "--pod-ip", podNetworkIP,
 		"--cgroup-root", "/"+os.Getenv("PODCONFIG_E2E_CGROUP_ROOT"), "--cgroup-version", cgroupVersion,
-		"../../../cmd/podconfig/testdata/shop.yaml")
+		"../../../../cmd/podconfig/testdata/shop.yaml")
 	rendered, err := render.CombinedOutput()
 	require.NoError(t, err, "%s", rendered)
 	podDir := filepath.Join(out, "shop_web-7d9f8")

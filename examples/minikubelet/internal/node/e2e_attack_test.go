@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/subpath"
 )
 

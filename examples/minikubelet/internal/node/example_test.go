@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/podconfig/podconfig/examples/minikubelet/node"
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/manifest"
 )
 
