@@ -13,7 +13,8 @@ import (
 // Objects is an in-memory API server for the objects container environments read. It implements
 // configgen's ConfigMapGetter, SecretGetter, ServiceLister and NodeGetter, answers with the API's
 // NotFound errors, and is safe for concurrent use. Getters return the stored pointers: do not
-// modify what they return.
+// modify what they return. It is the one store of the project's tools that have no API server:
+// podconfig render and the minikubelet example serve their manifests' objects from it.
 type Objects struct {
 	mu         sync.RWMutex
 	configMaps map[string]*v1.ConfigMap

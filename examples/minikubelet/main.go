@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ClusterDomain:  *clusterDomain,
 		ClusterDNS:     splitList(*clusterDNS),
 		ResolvConf:     resolv,
-		Objects:        &in.Objects,
+		Objects:        in.Objects,
 		Out:            stdout,
 		Logf:           logf,
 		RestartBackoff: *backoff,

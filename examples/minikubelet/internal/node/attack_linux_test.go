@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/subpath"
 )
 
@@ -195,8 +196,8 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 			{Name: "huge", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<60, resource.BinarySI)}}},
 		}}}
 	applyDefaults(pod, "node") // as node.Load does: the API server's defaults (defaultMode)
-	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: &Objects{Secrets: []*v1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}}}}}
+	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: configgentest.NewObjects(
+		&v1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}})}
 	node := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) {
 		return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(allocatable, resource.BinarySI)}}}, nil
 	})

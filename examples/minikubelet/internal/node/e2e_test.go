@@ -111,7 +111,7 @@ func newE2E(t *testing.T, yaml string, changes ...func(*node.Config)) *e2e {
 		ClusterDomain:     "cluster.local",
 		ClusterDNS:        []string{"10.96.0.10"},
 		ResolvConf:        []byte("nameserver 192.0.2.53\n"),
-		Objects:           &in.Objects,
+		Objects:           in.Objects,
 		Out:               out,
 		Logf:              t.Logf,
 		RestartBackoff:    50 * time.Millisecond,

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
@@ -98,7 +97,7 @@ spec:
 	require.NoError(t, err)
 	updated := cm.DeepCopy()
 	updated.Data = map[string]string{"greeting": "bonjour"}
-	e.in.Objects.SetConfigMap(updated)
+	e.in.Objects.Add(updated)
 	require.NoError(t, e.node.ResyncVolumes(ctx))
 
 	var r result
@@ -116,20 +115,6 @@ VOLUMES-READ
 ..data swapped
 cm=bonjour greeting=bonjour
 `, logOf(t, r.status, "main"))
-}
-
-// SetConfigMap replaces the ConfigMap of the same namespace and name, an object without a
-// namespace being in "default", and adds one it does not have.
-func TestObjectsSetConfigMap(t *testing.T) {
-	objs := &node.Objects{}
-	objs.SetConfigMap(&v1.ConfigMap{Data: map[string]string{"k": "v"}})
-	objs.SetConfigMap(&v1.ConfigMap{Data: map[string]string{"k": "w"}})
-	cm, err := objs.GetConfigMap(context.Background(), "default", "")
-	require.NoError(t, err)
-	assert.Equal(t, "w", cm.Data["k"], "SetConfigMap replaces the ConfigMap of the same namespace and name")
-	assert.Len(t, objs.ConfigMaps, 1)
-	objs.SetConfigMap(&v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "other"}})
-	assert.Len(t, objs.ConfigMaps, 2)
 }
 
 // testSigningKey is the fixed key of signedTokens.

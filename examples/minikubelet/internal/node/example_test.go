@@ -1,6 +1,7 @@
 package node_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -37,7 +38,8 @@ spec:
 	for _, pod := range in.Pods {
 		fmt.Println(pod.Name, pod.Spec.Hostname+"."+pod.Spec.Subdomain, pod.Spec.NodeName)
 	}
-	fmt.Println(len(in.Objects.Services), "service")
+	services, _ := in.Objects.ListServices(context.Background(), "default")
+	fmt.Println(len(services), "service")
 	// Output:
 	// db-0 db-0.db node-1
 	// db-1 db-1.db node-1

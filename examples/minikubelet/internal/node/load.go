@@ -1,18 +1,20 @@
 package node
 
 import (
-	"fmt"
-
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/defaults"
 	"github.com/podconfig/podconfig/manifest"
 )
 
 // Input is what a manifest gives a node: the pods to run and the objects they refer to.
 type Input struct {
-	Pods    []*v1.Pod
-	Objects Objects
+	Pods []*v1.Pod
+	// Objects serves the input's ConfigMaps, Secrets and Services: the node has no API server,
+	// so the manifest is its whole truth, held in the in-memory store podconfig render uses too.
+	Objects *configgentest.Objects
 	// Warnings name the documents that were skipped (kinds that make no pods) and why.
 	Warnings []string
 }
@@ -20,48 +22,43 @@ type Input struct {
 // Load reads manifests with podconfig's manifest package: Pods, and the Pods that Deployments,
 // StatefulSets, DaemonSets, ReplicaSets, Jobs and CronJobs would create (opts.Replicas of each),
 // with the ConfigMaps, Secrets and Services they use. Workload templates get the API server's
-// defaults, as in a cluster. Node and RenderContext documents, which describe a node to the
-// offline renderer, are not used: a Node runs on the facts of its own host.
+// defaults, as in a cluster. Two Pods with one UID, or one namespace and name, are refused
+// (manifest.CheckPods): on a node one pod's run would rewrite and then delete the other's.
+// Node and RenderContext documents, which describe a node to the offline renderer, are not
+// used: a Node runs on the facts of its own host.
 func Load(opts manifest.Options, inputs ...manifest.Input) (*Input, error) {
 	opts.DefaultTemplates = true
 	b, err := manifest.Read(opts, inputs...)
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{
-		Objects:  Objects{ConfigMaps: b.ConfigMaps, Secrets: b.Secrets, Services: b.Services},
-		Warnings: b.Warnings,
+	objs := configgentest.NewObjects()
+	for _, cm := range b.ConfigMaps {
+		objs.Add(inNamespace(cm))
 	}
-	if err := checkUniquePods(b.Pods); err != nil {
-		return nil, err
+	for _, s := range b.Secrets {
+		objs.Add(inNamespace(s))
 	}
+	for _, svc := range b.Services {
+		objs.Add(inNamespace(svc))
+	}
+	in := &Input{Objects: objs, Warnings: b.Warnings}
 	for _, p := range b.Pods {
 		in.Pods = append(in.Pods, p.Pod)
 	}
 	return in, nil
 }
 
-// checkUniquePods refuses an input in which two pods share a UID or a namespace and name: on a
-// node, pods are keyed by UID (the pod directory, the sandbox's labels, teardown), and one pod's
-// run would rewrite and then delete the other's. Kubelet's pod sources drop such duplicates and
-// the API server never makes them; a file can hold anything.
-func checkUniquePods(pods []manifest.Pod) error {
-	byUID := map[types.UID]string{}
-	byName := map[string]string{}
-	for _, p := range pods {
-		ns := namespaceOf(p.Pod.Namespace)
-		name := ns + "/" + p.Pod.Name
-		if first, ok := byName[name]; ok {
-			return fmt.Errorf("%s and %s: two pods named %s", first, p.Source, name)
-		}
-		byName[name] = p.Source
-		if p.Pod.UID == "" {
-			continue
-		}
-		if first, ok := byUID[p.Pod.UID]; ok {
-			return fmt.Errorf("%s and %s: two pods with UID %s", first, p.Source, p.Pod.UID)
-		}
-		byUID[p.Pod.UID] = p.Source
+// inNamespace returns obj, or a copy of it in the namespace "default" when it names none, where
+// the API server would have put it; the store looks objects up by the namespace they name.
+func inNamespace[T interface {
+	metav1.Object
+	DeepCopy() T
+}](obj T) T {
+	if obj.GetNamespace() != "" {
+		return obj
 	}
-	return nil
+	c := obj.DeepCopy()
+	c.SetNamespace(defaults.DefaultNamespace)
+	return c
 }

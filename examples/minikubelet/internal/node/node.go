@@ -22,6 +22,7 @@ import (
 
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
@@ -53,8 +54,10 @@ type Config struct {
 	ClusterDNS    []string
 	// ResolvConf is the content of the resolv.conf pods with dnsPolicy Default get.
 	ResolvConf []byte
-	// Objects are the ConfigMaps, Secrets and Services pods refer to.
-	Objects *Objects
+	// Objects serves the ConfigMaps, Secrets and Services pods refer to; nil means none. The
+	// node has no API server: Objects.Add changes an object, and ResyncVolumes shows the change
+	// to running pods' volumes.
+	Objects *configgentest.Objects
 	// Tokens requests the service-account tokens of projected serviceAccountToken sources
 	// (kube-api-access volumes), through kubelet's token manager (volumes.TokenManager); nil
 	// means OfflineTokens, a fixed test token no API server accepts.
@@ -120,7 +123,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, errors.New("node: Config.Runtime and Config.Images are required")
 	}
 	if cfg.Objects == nil {
-		cfg.Objects = &Objects{}
+		cfg.Objects = configgentest.NewObjects()
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard

@@ -113,7 +113,7 @@ func (r *podRun) tearDownVolumes() []error {
 // ..data symlink swapped by rename), so a container reading through ..data sees either the old
 // files or the new ones, never a mix; an unchanged volume is not written. Kubelet resyncs every
 // sync period; minikubelet has no API server to watch and resyncs when asked, e.g. after
-// Objects.SetConfigMap. It carries on past a failing volume, which keeps its previous content,
+// Config.Objects.Add. It carries on past a failing volume, which keeps its previous content,
 // and returns every error.
 func (n *Node) ResyncVolumes(ctx context.Context) error {
 	n.runningMu.Lock()
