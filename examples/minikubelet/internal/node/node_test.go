@@ -12,6 +12,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/podconfig/podconfig/defaults"
 )
 
 func TestTerminationMessageIsReadAsKubeletReadsIt(t *testing.T) {
@@ -82,11 +84,11 @@ func TestApplyDefaults(t *testing.T) {
 	applyDefaults(again, "node-1")
 	assert.Equal(t, "default", pod.Namespace)
 	assert.Equal(t, "node-1", pod.Spec.NodeName)
-	assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, string(pod.UID))
-	assert.Equal(t, pod.UID, again.UID, "the same pod on the same node has the same UID")
-	other := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web"}}
+	assert.Equal(t, defaults.RenderUID("default", "web"), pod.UID, "a pod without a UID gets the one podconfig render gives it")
+	assert.Equal(t, pod.UID, again.UID, "the same pod has the same UID")
+	other := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "given"}}
 	applyDefaults(other, "node-2")
-	assert.NotEqual(t, pod.UID, other.UID, "another node gives another UID")
+	assert.Equal(t, "given", string(other.UID), "a pod's own UID is kept")
 	assert.Equal(t, v1.PullAlways, pod.Spec.Containers[0].ImagePullPolicy, "the API server's defaults apply")
 	assert.Equal(t, "/dev/termination-log", pod.Spec.Containers[0].TerminationMessagePath)
 }
