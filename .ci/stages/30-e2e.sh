@@ -1,7 +1,7 @@
 #!/bin/bash
-# The end-to-end stage: real pods on two containerd runtimes, driven by examples/minikubelet's node code
-# with podconfig generating every config, and the bundled example pod run with crictl alone from
-# `podconfig render -o crictl`'s files.
+# The end-to-end stage: the suite in e2e/ runs real pods on two containerd runtimes with the
+# examples/minikubelet binary, podconfig generating every config, and the bundled example pod
+# with crictl alone from `podconfig render -o crictl`'s files.
 #
 # The runtimes, each started, tested and torn down in turn:
 #   1.6  Debian 12's containerd 1.6.20 with its runc 1.1.5 (configuration version 2);
@@ -101,7 +101,7 @@ tool "crictl-$CRICTL_VERSION" "./crictl --version | grep -qx 'crictl version $CR
 echo "tools took $(( $(date +%s) - tools_start )) s"
 
 # What the suite runs, built once for both runtimes: the test binaries of the packages holding the
-# end-to-end tests, podconfig (for -o crictl), and the images.
+# end-to-end tests, podconfig (for -o crictl), minikubelet, and the images.
 bin=$(mktemp -d /tmp/podconfig-e2e-bin.XXXXXX)
 build_start=$(date +%s)
 e2e_pkgs=$(git ls-files '*_test.go' | xargs grep -l '^func TestE2E' | xargs -rn1 dirname | sort -u)
@@ -111,6 +111,8 @@ for pkg in $e2e_pkgs; do
   go test -race -c -o "$bin/$(echo "$pkg" | tr / _).test" "./$pkg"
 done
 go build -o "$bin/podconfig" ./cmd/podconfig
+# The suite runs pods with the minikubelet example, race detector on.
+go build -race -o "$bin/minikubelet" ./examples/minikubelet
 "$here/images.sh" "$bin/images.tar"
 echo "test binaries and images took $(( $(date +%s) - build_start )) s"
 
@@ -338,7 +340,7 @@ CONF
   done
   "$ctr_bin" --address "$sock" -n k8s.io images import "$bin/images.tar" >/dev/null
   export PODCONFIG_E2E_ENDPOINT="unix://$sock" PODCONFIG_E2E_ROOT="$work/node" PODCONFIG_E2E_CGROUP_ROOT="$cgroup_root"
-  export PODCONFIG_E2E_CRICTL="$crictl" PODCONFIG_E2E_PODCONFIG="$bin/podconfig"
+  export PODCONFIG_E2E_CRICTL="$crictl" PODCONFIG_E2E_PODCONFIG="$bin/podconfig" PODCONFIG_E2E_MINIKUBELET="$bin/minikubelet"
 }
 
 status=0

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	resolvConf := fs.String("resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
 	backoff := fs.Duration("restart-backoff", 10*time.Second, "kubelet's crash-loop back-off: a container's first restart is at once, the next after this, doubled each time up to 5m")
 	replicas := fs.Int("replicas", 1, "how many pods to run of each workload (capped by its own replica count)")
+	shutdownGrace := fs.Duration("shutdown-grace-period", 0, "kubelet's --shutdown-grace-period: caps the grace period of the containers stopped on Ctrl-C (default: each pod's terminationGracePeriodSeconds)")
+	statusFile := fs.String("status-file", "", "write the pods' final statuses there as JSON, once every pod has ended")
 	verbose := fs.Bool("v", false, "log what the node does")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -118,19 +121,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Out:            stdout,
 		Logf:           logf,
 		RestartBackoff: *backoff,
+		StopTimeout:    *shutdownGrace,
 	})
 	if err != nil {
 		return err
 	}
 
+	if *file != "-" {
+		stopReload := reloadOnHangup(ctx, n, *file, *replicas, *nodeName, stderr)
+		defer stopReload()
+	}
+
 	var wg sync.WaitGroup
 	errs := make([]error, len(in.Pods))
+	statuses := make([]podResult, len(in.Pods))
 	for i, pod := range in.Pods {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			status, err := n.RunPod(ctx, pod)
+			statuses[i] = podResult{Namespace: pod.Namespace, Name: pod.Name, Status: status}
 			if err != nil {
+				statuses[i].Error = err.Error()
 				errs[i] = fmt.Errorf("pod %s: %w", pod.Name, err)
 				return
 			}
@@ -143,7 +155,62 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	wg.Wait()
+	if *statusFile != "" {
+		if err := writeStatuses(*statusFile, statuses); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// podResult is one pod's entry in the -status-file.
+type podResult struct {
+	Namespace string          `json:"namespace"`
+	Name      string          `json:"name"`
+	Status    *node.PodStatus `json:"status"`
+	// Error is why the pod ended with an error, or its teardown failed; empty when neither.
+	Error string `json:"error,omitempty"`
+}
+
+func writeStatuses(path string, statuses []podResult) error {
+	data, err := json.MarshalIndent(statuses, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o600)
+}
+
+// reloadOnHangup re-reads the manifest on SIGHUP and puts its ConfigMaps and Secrets in the node's
+// store, then refreshes the running pods' volumes (Node.ResyncVolumes), as kubelet's periodic
+// remount shows an update made through the API server. Pods are read once, at the start: a
+// changed or added Pod is not run. stop ends the watch.
+func reloadOnHangup(ctx context.Context, n *node.Node, file string, replicas int, nodeName string, stderr io.Writer) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-hup:
+			}
+			if err := reload(ctx, n, file, replicas, nodeName); err != nil {
+				fmt.Fprintln(stderr, "minikubelet: reload: "+terminal.Escape(err.Error()))
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
+}
+
+func reload(ctx context.Context, n *node.Node, file string, replicas int, nodeName string) error {
+	in, err := readInput(file, replicas, nodeName)
+	if err != nil {
+		return err
+	}
+	return n.UpdateObjects(ctx, in)
 }
 
 // message is a container's termination message as printed for a person: the container wrote it,

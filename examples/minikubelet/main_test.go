@@ -1,9 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 )
 
 func TestTerminationMessagesArePrintedEscaped(t *testing.T) {
@@ -14,4 +20,27 @@ func TestTerminationMessagesArePrintedEscaped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, message(tc.in)) })
 	}
+}
+
+func TestStatusFileIsJSONWithAnEntryPerPod(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "status.json")
+	status := &node.PodStatus{UID: "u-1", Containers: []node.ContainerStatus{{Name: "main", Attempts: []node.Attempt{
+		{ID: "c1", Exited: true, ExitCode: 3, Reason: "Error", Message: "bye", Log: "out\n"}}}}}
+	require.NoError(t, writeStatuses(path, []podResult{
+		{Namespace: "default", Name: "web", Status: status},
+		{Namespace: "default", Name: "bad", Status: &node.PodStatus{UID: "u-2"}, Error: "CreateContainerConfigError: refused"},
+	}))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(data, &got))
+	require.Len(t, got, 2)
+	assert.Equal(t, "web", got[0]["name"])
+	assert.NotContains(t, got[0], "error", "a pod that ended well has no error")
+	attempt := got[0]["status"].(map[string]any)["containers"].([]any)[0].(map[string]any)["attempts"].([]any)[0].(map[string]any)
+	assert.Equal(t, map[string]any{"id": "c1", "restartCount": 0.0, "logPath": "", "log": "out\n", "exited": true, "exitCode": 3.0, "reason": "Error", "message": "bye"}, attempt)
+	assert.Equal(t, "CreateContainerConfigError: refused", got[1]["error"])
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "container logs and messages may hold secrets")
 }

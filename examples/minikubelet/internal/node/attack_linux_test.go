@@ -18,11 +18,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
-	"k8s.io/utils/clock"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/subpath"
+	"github.com/podconfig/podconfig/volumes"
 )
 
 // The attack tests run the node's own host code (teardown, termination messages, volumes) as
@@ -201,7 +201,7 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 	node := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) {
 		return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(allocatable, resource.BinarySI)}}}, nil
 	})
-	n := &Node{cfg: cfg, sub: subpath.New(), vols: newVolumeManager(cfg, node, OfflineTokens{}, clock.RealClock{})}
+	n := &Node{cfg: cfg, sub: subpath.New(), vols: newVolumeManager(cfg, node, volumes.PlaceholderTokens{})}
 	r := &podRun{n: n, pod: pod, podDir: filepath.Join(root, "pods", string(pod.UID))}
 	require.NoError(t, os.MkdirAll(filepath.Join(r.podDir, "volumes"), 0o750))
 	vm, err := r.setUpVolumes(context.Background())
@@ -218,7 +218,7 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 	assert.Equal(t, "secret", string(data))
 	token, err := os.ReadFile(filepath.Join(vm["all"].HostPath, "token"))
 	require.NoError(t, err, "the service-account token is written")
-	assert.Equal(t, OfflineToken, string(token))
+	assert.Equal(t, volumes.PlaceholderToken, string(token))
 	fi, err := os.Stat(filepath.Join(vm["all"].HostPath, "token"))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "the defaultMode: kubelet makes a token 0600 only for an fsUser or fsGroup")

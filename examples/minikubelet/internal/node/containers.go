@@ -57,11 +57,14 @@ func (r *podRun) startAttempt(ctx context.Context, e *entry) error {
 	})
 	r.generated(time.Since(t))
 	if err != nil {
-		// Kubelet reports this as CreateContainerConfigError and never calls the runtime.
+		// Kubelet reports this as CreateContainerConfigError and never calls the runtime. Its
+		// text is kubelet's; %+v adds the category and the cause beneath it (*configgen.Error).
+		r.n.cfg.Logf("pod %s: container %s: %+v", r.name(), e.c.Name, err)
 		return fmt.Errorf("CreateContainerConfigError: %w", err)
 	}
 	cctx, cancel := uncancelled(ctx)
 	defer cancel()
+	r.n.cfg.Logf("pod %s: creating container %s (restart %d)", r.name(), e.c.Name, e.restarts)
 	resp, err := r.n.cfg.Runtime.CreateContainer(cctx, &runtimeapi.CreateContainerRequest{
 		PodSandboxId: r.sandboxID, Config: cfg, SandboxConfig: r.sandbox,
 	})

@@ -17,6 +17,9 @@ type Input struct {
 	Objects *configgentest.Objects
 	// Warnings name the documents that were skipped (kinds that make no pods) and why.
 	Warnings []string
+
+	// volumeObjects are the ConfigMaps and Secrets in Objects, for UpdateObjects.
+	volumeObjects []any
 }
 
 // Load reads manifests with podconfig's manifest package: Pods, and the Pods that Deployments,
@@ -32,17 +35,19 @@ func Load(opts manifest.Options, inputs ...manifest.Input) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	objs := configgentest.NewObjects()
+	in := &Input{Objects: configgentest.NewObjects(), Warnings: b.Warnings}
 	for _, cm := range b.ConfigMaps {
-		objs.Add(inNamespace(cm))
+		in.volumeObjects = append(in.volumeObjects, inNamespace(cm))
 	}
 	for _, s := range b.Secrets {
-		objs.Add(inNamespace(s))
+		in.volumeObjects = append(in.volumeObjects, inNamespace(s))
+	}
+	for _, obj := range in.volumeObjects {
+		in.Objects.Add(obj)
 	}
 	for _, svc := range b.Services {
-		objs.Add(inNamespace(svc))
+		in.Objects.Add(inNamespace(svc))
 	}
-	in := &Input{Objects: objs, Warnings: b.Warnings}
 	for _, p := range b.Pods {
 		in.Pods = append(in.Pods, p.Pod)
 	}

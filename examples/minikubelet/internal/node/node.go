@@ -59,8 +59,9 @@ type Config struct {
 	// to running pods' volumes.
 	Objects *configgentest.Objects
 	// Tokens requests the service-account tokens of projected serviceAccountToken sources
-	// (kube-api-access volumes), through kubelet's token manager (volumes.TokenManager); nil
-	// means OfflineTokens, a fixed test token no API server accepts.
+	// (kube-api-access volumes) from an API server (e.g. clientgo.TokenRequester), through
+	// kubelet's token manager (volumes.TokenManager); nil means volumes.PlaceholderTokens, a
+	// fixed text no API server accepts, as podconfig render writes.
 	Tokens volumes.TokenRequester
 	// Out receives the containers' logs, one "[pod/container] line" per line, a line longer than
 	// 16 KiB in pieces of 16 KiB; nil discards them. The node keeps only their last 16 KiB.
@@ -185,21 +186,22 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("node: %w", err)
 	}
 	clk := clock.RealClock{}
-	tokens := cfg.Tokens
-	if tokens == nil {
-		tokens = OfflineTokens{}
-		cfg.Logf("service-account tokens: offline test tokens, signed by nothing (set Config.Tokens for real ones)")
+	var tokens volumes.TokenGetter = volumes.PlaceholderTokens{}
+	if cfg.Tokens != nil {
+		tokens = volumes.NewTokenManager(cfg.Tokens, clk)
+	} else {
+		cfg.Logf("service-account tokens: placeholders no API server accepts (set Config.Tokens for real ones)")
 	}
 	return &Node{cfg: cfg, gen: gen, facts: facts, userns: userns, sub: subpath.New(), node: nodeGetter,
 		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
-		vols: newVolumeManager(cfg, nodeGetter, tokens, clk)}, nil
+		vols: newVolumeManager(cfg, nodeGetter, tokens)}, nil
 }
 
 // newVolumeManager is the volumes.Manager of a node: the pods' objects, the node's allocatable
-// resources and tokens through kubelet's token manager, on the real host.
-func newVolumeManager(cfg Config, node volumes.NodeGetter, tokens volumes.TokenRequester, clk clock.Clock) *volumes.Manager {
+// resources and service-account tokens, on the real host.
+func newVolumeManager(cfg Config, node volumes.NodeGetter, tokens volumes.TokenGetter) *volumes.Manager {
 	return &volumes.Manager{RootDir: cfg.RootDir, Host: volumes.NewLinuxHost(), Sources: volumes.Sources{
-		ConfigMaps: cfg.Objects, Secrets: cfg.Objects, Node: node, Tokens: volumes.NewTokenManager(tokens, clk)}}
+		ConfigMaps: cfg.Objects, Secrets: cfg.Objects, Node: node, Tokens: tokens}}
 }
 
 // nodeObject is the Node object podconfig's environment reads: addresses for status.hostIP and

@@ -6,20 +6,21 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// PodStatus is what RunPod observed of a pod.
+// PodStatus is what RunPod observed of a pod; minikubelet's -status-file holds it as JSON, with
+// durations in nanoseconds.
 type PodStatus struct {
 	// UID is the pod's UID, given by the input or derived by the node.
-	UID types.UID
+	UID types.UID `json:"uid"`
 	// SandboxID is the runtime's id of the pod's sandbox.
-	SandboxID string
+	SandboxID string `json:"sandboxID,omitempty"`
 	// PodIPs are the pod's IPs: the sandbox's, or the node's for a host-network pod.
-	PodIPs []string
+	PodIPs []string `json:"podIPs,omitempty"`
 	// InitContainers and Containers are in the pod spec's order; a container that never
 	// started has no attempts.
-	InitContainers []ContainerStatus
-	Containers     []ContainerStatus
+	InitContainers []ContainerStatus `json:"initContainers,omitempty"`
+	Containers     []ContainerStatus `json:"containers,omitempty"`
 	// Timing splits the pod's start between podconfig and everything else.
-	Timing Timing
+	Timing Timing `json:"timing"`
 }
 
 // Container returns the status of the init or regular container with the given name.
@@ -36,9 +37,9 @@ func (s *PodStatus) Container(name string) *ContainerStatus {
 
 // ContainerStatus is one container's history.
 type ContainerStatus struct {
-	Name string
+	Name string `json:"name"`
 	// Attempts are the container's runs, the first one's restart count 0.
-	Attempts []Attempt
+	Attempts []Attempt `json:"attempts,omitempty"`
 }
 
 // Last returns the last attempt, or nil.
@@ -51,27 +52,27 @@ func (c *ContainerStatus) Last() *Attempt {
 
 // Attempt is one run of a container.
 type Attempt struct {
-	ID string
+	ID string `json:"id"`
 	// RestartCount is the attempt's restart count, as in its config and restart-count annotation.
-	RestartCount int
+	RestartCount int `json:"restartCount"`
 	// LogPath is the attempt's log file on the host (<podLogsDir>/<pod>/<container>/<n>.log).
-	LogPath string
+	LogPath string `json:"logPath"`
 	// Log is the end of the attempt's output, stdout and stderr, as read from its log file: at
 	// most its last 16 KiB. The whole output streams to Config.Out and stays in the log file.
-	Log string
+	Log string `json:"log"`
 	// Annotations are the container's annotations as the runtime reports them.
-	Annotations map[string]string
+	Annotations map[string]string `json:"annotations,omitempty"`
 	// Exited says the attempt ran to its end (ExitCode, Reason and Message are then set).
-	Exited   bool
-	ExitCode int32
-	Reason   string
+	Exited   bool   `json:"exited"`
+	ExitCode int32  `json:"exitCode"`
+	Reason   string `json:"reason,omitempty"`
 	// Message is the termination message, read back as kubelet reads it.
-	Message string
+	Message string `json:"message,omitempty"`
 }
 
 // Timing is how long a pod took to start (from RunPod until every regular container has started)
 // and how much of it was podconfig generating the sandbox's and the containers' configs.
 type Timing struct {
-	Generate time.Duration
-	Start    time.Duration
+	Generate time.Duration `json:"generate"`
+	Start    time.Duration `json:"start"`
 }

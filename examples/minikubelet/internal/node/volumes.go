@@ -5,42 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
-
-// OfflineToken is the service-account token OfflineTokens hands out. It is signed by nothing and
-// no API server accepts it; it says so to whoever reads it from a pod.
-const OfflineToken = "minikubelet-offline-test-token.signed-by-nothing.not-valid-for-any-api-server"
-
-// OfflineTokens is the volumes.TokenRequester of a node with no API server: every request gets
-// OfflineToken, valid (for the token manager's refresh) for the expiration asked, or an hour.
-// Pods that mount a service-account token see where kubelet puts it and with kubelet's modes,
-// but cannot authenticate with it. A node attached to a cluster uses a requester over the API
-// (clientgo.TokenRequester) instead.
-type OfflineTokens struct{}
-
-// RequestToken returns tr with OfflineToken as its status.
-func (OfflineTokens) RequestToken(_ context.Context, _, _ string, tr *authenticationv1.TokenRequest) (*authenticationv1.TokenRequest, error) {
-	if tr == nil {
-		return nil, errors.New("offline tokens: nil TokenRequest")
-	}
-	out := tr.DeepCopy()
-	ttl := time.Hour
-	if tr.Spec.ExpirationSeconds != nil && *tr.Spec.ExpirationSeconds > 0 {
-		ttl = time.Duration(*tr.Spec.ExpirationSeconds) * time.Second
-	}
-	out.Status = authenticationv1.TokenRequestStatus{Token: OfflineToken, ExpirationTimestamp: metav1.NewTime(time.Now().Add(ttl))}
-	return out, nil
-}
 
 // setUpVolumes prepares the pod's volumes and returns them as podconfig's VolumeMap: image
 // volumes from the runtime, every other supported type with volumes.Manager, which writes
@@ -113,7 +85,7 @@ func (r *podRun) tearDownVolumes() []error {
 // ..data symlink swapped by rename), so a container reading through ..data sees either the old
 // files or the new ones, never a mix; an unchanged volume is not written. Kubelet resyncs every
 // sync period; minikubelet has no API server to watch and resyncs when asked, e.g. after
-// Config.Objects.Add. It carries on past a failing volume, which keeps its previous content,
+// Config.Objects.Add (UpdateObjects does both). It carries on past a failing volume, which keeps its previous content,
 // and returns every error.
 func (n *Node) ResyncVolumes(ctx context.Context) error {
 	n.runningMu.Lock()
@@ -127,6 +99,16 @@ func (n *Node) ResyncVolumes(ctx context.Context) error {
 		errs = append(errs, r.resyncVolumes(ctx)...)
 	}
 	return errors.Join(errs...)
+}
+
+// UpdateObjects puts in's ConfigMaps and Secrets in Config.Objects, each replacing the one of
+// its namespace and name, and then refreshes the running pods' volumes with ResyncVolumes: what
+// an update through the API server is to kubelet. in's Pods and Services are not used.
+func (n *Node) UpdateObjects(ctx context.Context, in *Input) error {
+	for _, obj := range in.volumeObjects {
+		n.cfg.Objects.Add(obj)
+	}
+	return n.ResyncVolumes(ctx)
 }
 
 func (r *podRun) resyncVolumes(ctx context.Context) []error {

@@ -1,7 +1,6 @@
-package node_test
+package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podconfig/podconfig/examples/minikubelet/internal/node"
 	"github.com/podconfig/podconfig/subpath"
 )
 
@@ -47,7 +44,7 @@ spec:
     volumeMounts: [{name: data, mountPath: /dev/termination-log, subPath: zero}]
 `)
 	done := make(chan struct{})
-	var status *node.PodStatus
+	var status *podStatus
 	var err error
 	go func() {
 		defer close(done)
@@ -68,65 +65,46 @@ spec:
 	}
 }
 
-func TestE2EAttackAPodWithTheUIDOfARunningPod(t *testing.T) {
+func TestE2EAttackAPodWithTheUIDOfAnotherPod(t *testing.T) {
+	// On a node, pods are keyed by UID: a pod naming another's UID, or the same pod twice under
+	// two UIDs, would share or tear down the other's directories and sandbox. minikubelet refuses
+	// such a manifest before it makes anything (the node also refuses a second RunPod of a pod
+	// already running, which its own tests check).
 	t.Parallel()
-	e := newE2E(t, `
+	victim := `
 apiVersion: v1
 kind: Pod
 metadata: {name: attack-victim, uid: 5b7c3c0e-0000-4000-8000-00000000a11c}
 spec:
   hostNetwork: true
-  hostAliases: [{ip: 192.0.2.1, hostnames: [victim-alias]}]
   containers:
-  - name: main
-    image: `+image+`
-    command: [sh, -c, 'echo ready; exec sleep 600']
-`)
-	ready := e.out.when("ready")
-	stop := make(chan struct{})
-	var victimErr error
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		_, victimErr = e.run(t, stop)
-	}()
-	select {
-	case <-ready:
-	case <-time.After(time.Minute):
-		close(stop)
-		t.Fatal("the victim pod did not start")
-	}
-	hostsFile := filepath.Join(e.root, "kubelet", "pods", string(e.in.Pods[0].UID), "etc-hosts")
-	before, err := os.ReadFile(hostsFile)
-	require.NoError(t, err)
-
+  - {name: main, image: ` + image + `, command: [sh, -c, 'echo ready; exec sleep 600']}
+`
 	for _, tc := range []struct{ name, podName, uid, err string }{
-		{"another pod naming the victim's UID", "attacker", string(e.in.Pods[0].UID), "a pod with UID " + string(e.in.Pods[0].UID) + " is already running"},
-		{"the victim pod again under another UID", "attack-victim", "5b7c3c0e-0000-4000-8000-00000000bad0", "pod default/attack-victim is already running"},
+		{"another pod naming the victim's UID", "attacker", "5b7c3c0e-0000-4000-8000-00000000a11c",
+			"two pods with UID 5b7c3c0e-0000-4000-8000-00000000a11c"},
+		{"the victim pod again under another UID", "attack-victim", "5b7c3c0e-0000-4000-8000-00000000bad0",
+			"two pods named default/attack-victim"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			attacker := e.in.Pods[0].DeepCopy()
-			attacker.Name, attacker.UID = tc.podName, types.UID(tc.uid)
-			attacker.Spec.HostAliases[0].Hostnames = []string{"attacker-alias"}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_, err := e.node.RunPod(ctx, attacker)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tc.err)
+			t.Parallel()
+			attacker := strings.NewReplacer("name: attack-victim", "name: "+tc.podName, "00000000a11c", tc.uid[len(tc.uid)-12:]).Replace(victim)
+			e := newE2E(t, victim)
+			e.manifest = victim + "---" + attacker
+			e.start(t)
+			select {
+			case <-e.done:
+			case <-time.After(time.Minute):
+				e.signal(t, os.Interrupt)
+				<-e.done
+				t.Fatal("minikubelet ran the pods")
+			}
+			require.Error(t, e.waitErr)
+			assert.Contains(t, e.log.String(), tc.err)
+			assert.Empty(t, e.createdNames())
+			assert.NoDirExists(t, filepath.Join(e.rootDir, "pods", "5b7c3c0e-0000-4000-8000-00000000a11c"))
 		})
 	}
-	after, err := os.ReadFile(hostsFile)
-	require.NoError(t, err)
-	assert.Equal(t, string(before), string(after), "the victim's /etc/hosts is untouched")
-	assert.NotContains(t, string(after), "attacker-alias")
-	select {
-	case <-ended:
-		t.Fatal("the victim pod was stopped")
-	default:
-	}
-	close(stop)
-	<-ended
-	require.NoError(t, victimErr)
 }
 
 func TestE2EAttackBusySubPathBindThroughASymlinkedRoot(t *testing.T) {
@@ -148,19 +126,19 @@ spec:
     image: `+image+`
     command: [sh, -c, 'cat /sub/precious; exec sleep 600']
     volumeMounts: [{name: host, mountPath: /sub, subPath: sub}]
-`, func(cfg *node.Config) {
-		base := filepath.Dir(cfg.RootDir)
-		name := strings.ReplaceAll(t.Name(), "/", "-")
-		realRoot, linkedRoot = filepath.Join(base, "data-"+name, "kubelet"), filepath.Join(base, "kubelet-"+name)
-		require.NoError(t, os.MkdirAll(realRoot, 0o755))
-		require.NoError(t, os.Symlink(realRoot, linkedRoot))
-		cfg.RootDir = linkedRoot
-	})
-	hostDir := filepath.Join(e.root, "host-"+strings.ReplaceAll(t.Name(), "/", "-"))
+`)
+	name := strings.ReplaceAll(t.Name(), "/", "-")
+	realRoot, linkedRoot = filepath.Join(e.root, "data-"+name, "kubelet"), filepath.Join(e.root, "kubelet-"+name)
+	require.NoError(t, os.MkdirAll(realRoot, 0o755))
+	require.NoError(t, os.Symlink(realRoot, linkedRoot))
+	e.rootDir = linkedRoot
+	// The busy bind stays mounted after minikubelet ends: the cleanup below removes it.
+	e.mountsLeft = true
+	hostDir := filepath.Join(e.root, "host-"+name)
 	require.NoError(t, os.MkdirAll(filepath.Join(hostDir, "sub"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(hostDir, "sub", "precious"), []byte("host data\n"), 0o644))
-	e.in.Pods[0].Spec.Volumes[0].HostPath.Path = hostDir
-	podDir := filepath.Join(linkedRoot, "pods", string(e.in.Pods[0].UID))
+	e.manifest = strings.Replace(e.manifest, "HOSTDIR", hostDir, 1)
+	podDir := filepath.Join(linkedRoot, "pods", string(e.pods[0].UID))
 	var held *os.File
 	t.Cleanup(func() {
 		if held != nil {
@@ -175,25 +153,22 @@ spec:
 		os.RemoveAll(hostDir)
 	})
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	started := e.out.when("host data")
-	var err error
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		_, err = e.node.RunPod(ctx, e.in.Pods[0])
-	}()
+	e.start(t)
 	select {
 	case <-started:
+	case <-e.done:
+		t.Fatalf("the pod ended before it started: %v\n%s", e.waitErr, e.log)
 	case <-time.After(time.Minute):
-		cancel()
+		e.signal(t, os.Interrupt)
+		<-e.done
 		t.Fatal("the pod did not start")
 	}
 	held, herr := os.Open(filepath.Join(podDir, "volume-subpaths", "host", "main", "0", "precious"))
 	require.NoError(t, herr, "the subPath bind target holds the host's file")
-	cancel()
-	<-ended
+	stop := make(chan struct{})
+	close(stop)
+	_, err := e.wait(t, stop)
 	require.Error(t, err, "the teardown could not unmount the busy bind")
 	assert.Contains(t, err.Error(), "pod directory "+podDir+" kept")
 	data, rerr := os.ReadFile(filepath.Join(hostDir, "sub", "precious"))
