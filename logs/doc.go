@@ -1,4 +1,4 @@
 // Package logs builds the pod and container log paths kubelet uses, recovers a container's
 // restart count from its log directory, and reads an exited container's termination message back
-// as kubelet does, bounded and without blocking.
+// as kubelet does, bounded and without blocking, into the message of its status.
 package logs

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/internal/errkind"
@@ -56,4 +57,37 @@ func GetTerminationMessage(status *runtimeapi.ContainerStatus, terminationMessag
 		return string(data), fallbackToLogs && len(data) == 0
 	}
 	return "", fallbackToLogs
+}
+
+// reasonContainerCannotRun is the reason a runtime gives a container that never ran: it has no
+// log to fall back to.
+const reasonContainerCannotRun = "ContainerCannotRun"
+
+// ContainerStatusMessage returns the message kubelet reports in the status of the container
+// whose CRI status is status (convertToKubeContainerStatus): the runtime's own message and, once
+// the container has exited, its termination message after ": ". The termination message is read
+// with GetTerminationMessage from the file the runtime mounted at terminationMessagePath; under
+// FallbackToLogsOnError, when the container failed (a non-zero exit code, and not the runtime's
+// ContainerCannotRun, which leaves no log) and the file is missing or empty, it is the end of the
+// container's log at status.LogPath instead (ReadLastStringFromContainerLogs). policy and
+// terminationMessagePath are the container's terminationMessagePolicy and terminationMessagePath
+// (kubelet reads them back from the annotations it gave the container).
+func ContainerStatusMessage(status *runtimeapi.ContainerStatus, policy v1.TerminationMessagePolicy, terminationMessagePath string) string {
+	out := status.GetMessage()
+	if status.GetState() != runtimeapi.ContainerState_CONTAINER_EXITED {
+		return out
+	}
+	fallback := policy == v1.TerminationMessageFallbackToLogsOnError &&
+		status.GetExitCode() != 0 && status.GetReason() != reasonContainerCannotRun
+	msg, checkLogs := GetTerminationMessage(status, terminationMessagePath, fallback)
+	if checkLogs {
+		msg = ReadLastStringFromContainerLogs(status.GetLogPath())
+	}
+	if msg == "" {
+		return out
+	}
+	if out != "" {
+		out += ": "
+	}
+	return out + msg
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/logs"
@@ -101,6 +102,65 @@ func TestGetTerminationMessageIsKubeletsGetTerminationMessage(t *testing.T) {
 			got, checkLogs := logs.GetTerminationMessage(tc.status, tc.path, tc.fallback)
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.checkLogs, checkLogs)
+		})
+	}
+}
+
+func TestContainerStatusMessageIsKubeletsStatusMessage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		return p
+	}
+	msg := write("msg", "done")
+	empty := write("empty", "")
+	big := write("big", strings.Repeat("a", 5000)+"END")
+	exited := func(hostPath string, exitCode int32, reason, message string) *runtimeapi.ContainerStatus {
+		st := &runtimeapi.ContainerStatus{State: runtimeapi.ContainerState_CONTAINER_EXITED, ExitCode: exitCode, Reason: reason, Message: message}
+		if hostPath != "" {
+			st.Mounts = []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: hostPath}}
+		}
+		return st
+	}
+	file, fallback := v1.TerminationMessageReadFile, v1.TerminationMessageFallbackToLogsOnError
+	var longLog strings.Builder
+	for i := 0; i < 100; i++ {
+		longLog.WriteString("line\n")
+	}
+	for _, tc := range []struct {
+		name   string
+		st     *runtimeapi.ContainerStatus
+		policy v1.TerminationMessagePolicy
+		log    string
+		want   string
+	}{
+		{"the file's content", exited(msg, 0, "", ""), file, "log\n", "done"},
+		{"the runtime's message comes first, joined by a colon", exited(msg, 0, "", "oom"), file, "", "oom: done"},
+		{"the runtime's message alone when there is no termination message", exited(empty, 0, "", "oom"), file, "", "oom"},
+		{"a running container: the runtime's message only", &runtimeapi.ContainerStatus{State: runtimeapi.ContainerState_CONTAINER_RUNNING,
+			Message: "up", Mounts: []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: msg}}}, file, "", "up"},
+		{"at most the file's last 4 KiB", exited(big, 0, "", ""), file, "", strings.Repeat("a", 4093) + "END"},
+		{"no mount at the path: nothing", exited("", 0, "", ""), file, "log\n", ""},
+		{"a missing file: nothing", exited(filepath.Join(dir, "missing"), 0, "", ""), file, "", ""},
+		{"FallbackToLogsOnError, failed, empty file: the log", exited(empty, 1, "Error", ""), fallback, "broke\n", "broke\n"},
+		{"FallbackToLogsOnError, failed, no mount: the log", exited("", 1, "Error", ""), fallback, "broke\n", "broke\n"},
+		{"FallbackToLogsOnError, succeeded: not the log", exited(empty, 0, "Completed", ""), fallback, "fine\n", ""},
+		{"FallbackToLogsOnError, failed, a message: the message", exited(msg, 1, "Error", ""), fallback, "log\n", "done"},
+		{"FallbackToLogsOnError, could not run: not the log", exited(empty, 128, "ContainerCannotRun", ""), fallback, "x\n", ""},
+		{"FallbackToLogsOnError: the log's last 80 lines", exited(empty, 1, "Error", ""), fallback, longLog.String(), strings.Repeat("line\n", 80)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The runtime's CRI log file of the container's output tc.log.
+			var cri strings.Builder
+			for _, l := range strings.SplitAfter(tc.log, "\n") {
+				if l != "" {
+					cri.WriteString("2026-01-01T00:00:00Z stdout F " + l)
+				}
+			}
+			tc.st.LogPath = filepath.Join(t.TempDir(), "0.log")
+			require.NoError(t, os.WriteFile(tc.st.LogPath, []byte(cri.String()), 0o640))
+			assert.Equal(t, tc.want, logs.ContainerStatusMessage(tc.st, tc.policy, "/dev/termination-log"))
 		})
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
@@ -149,7 +150,6 @@ func TestAttackTerminationMessageFromSpecialFiles(t *testing.T) {
 	require.NoError(t, unix.Mkfifo(fifo, 0o644))
 	link := filepath.Join(dir, "link")
 	require.NoError(t, os.Symlink("/etc/hostname", link))
-	c := &v1.Container{TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: v1.TerminationMessageFallbackToLogsOnError}
 	for _, tc := range []struct{ name, hostPath string }{
 		{"a FIFO is not opened", fifo},
 		{"a character device is not read", "/dev/zero"},
@@ -157,9 +157,12 @@ func TestAttackTerminationMessageFromSpecialFiles(t *testing.T) {
 		{"a directory is not read", dir},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &runtimeapi.ContainerStatus{ExitCode: 1, Mounts: []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: tc.hostPath}}}
+			st := &runtimeapi.ContainerStatus{State: runtimeapi.ContainerState_CONTAINER_EXITED, ExitCode: 1, LogPath: filepath.Join(dir, "missing.log"),
+				Mounts: []*runtimeapi.Mount{{ContainerPath: "/dev/termination-log", HostPath: tc.hostPath}}}
 			var msg string
-			within(t, 5*time.Second, func() { msg = terminationMessage(st, c, filepath.Join(dir, "missing.log")) })
+			within(t, 5*time.Second, func() {
+				msg = logs.ContainerStatusMessage(st, v1.TerminationMessageFallbackToLogsOnError, "/dev/termination-log")
+			})
 			assert.True(t, strings.HasPrefix(msg, "Error on reading termination log "+tc.hostPath+": "), "got %q", msg)
 			assert.Contains(t, msg, "not a regular file")
 		})

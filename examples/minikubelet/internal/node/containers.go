@@ -14,6 +14,7 @@ import (
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/images"
+	"github.com/podconfig/podconfig/logs"
 )
 
 // pollInterval is how often running containers' states are checked.
@@ -196,7 +197,8 @@ func (r *podRun) restarts(e *entry) bool {
 }
 
 // poll checks the entry's current container and, once it has exited, completes its attempt: the
-// rest of its log, its exit code and reason, and its termination message.
+// rest of its log, its exit code and reason, and its message as kubelet reports it (the
+// runtime's, then the termination message: logs.ContainerStatusMessage).
 func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 	resp, err := r.n.cfg.Runtime.ContainerStatus(ctx, &runtimeapi.ContainerStatusRequest{ContainerId: e.id})
 	if err != nil {
@@ -216,7 +218,7 @@ func (r *podRun) poll(ctx context.Context, e *entry) (bool, error) {
 	a.ExitCode = st.ExitCode
 	a.Reason = st.Reason
 	a.Annotations = st.Annotations
-	a.Message = terminationMessage(st, e.c, a.LogPath)
+	a.Message = logs.ContainerStatusMessage(st, e.c.TerminationMessagePolicy, e.c.TerminationMessagePath)
 	r.n.cfg.Logf("pod %s: container %s exited with code %d (%s)", r.name(), e.c.Name, st.ExitCode, st.Reason)
 	return true, nil
 }
