@@ -59,7 +59,10 @@ echo "installs took $(( $(date +%s) - stage_start )) s"
 # builds from GO-INSTALL-ARGS (go flags, then NAME@VERSION packages), unless CHECK, a shell
 # condition run in that directory, already holds (the cached binaries report the pinned
 # versions). A build goes to a new directory that replaces the old one only once complete and
-# checked, under a lock, so an interrupted or concurrent run never uses half a build.
+# checked, under a lock, so an interrupted or concurrent run never uses half a build. The checks
+# use grep without -q: grep -q stops reading at its match, the version command then dies of
+# SIGPIPE writing its next line, and pipefail fails the check (a cached tool rebuilt, or a fresh
+# build refused, about one time in five).
 tool() {
   local dir=$cache/$1 check=$2
   shift 3
@@ -88,15 +91,15 @@ runc2=$cache/runc-$RUNC_VERSION/runc
 crictl=$cache/crictl-$CRICTL_VERSION/crictl
 case " $runtimes " in *" 2.4 "*)
   tool "containerd-$CONTAINERD2_VERSION" \
-    "./containerd --version | grep -qF ' $CONTAINERD2_VERSION' && ./containerd-shim-runc-v2 -v | grep -q 'Version: *$CONTAINERD2_VERSION\$' && ./ctr --version | grep -qF ' $CONTAINERD2_VERSION'" -- \
+    "./containerd --version | grep -F ' $CONTAINERD2_VERSION' && ./containerd-shim-runc-v2 -v | grep 'Version: *$CONTAINERD2_VERSION\$' && ./ctr --version | grep -F ' $CONTAINERD2_VERSION'" -- \
     -tags no_btrfs -ldflags "-X github.com/containerd/containerd/v2/version.Version=$CONTAINERD2_VERSION" \
     "github.com/containerd/containerd/v2/cmd/containerd@$CONTAINERD2_VERSION" \
     "github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@$CONTAINERD2_VERSION" \
     "github.com/containerd/containerd/v2/cmd/ctr@$CONTAINERD2_VERSION"
-  tool "runc-$RUNC_VERSION" "./runc --version | grep -qx 'runc version ${RUNC_VERSION#v}' && ./runc --version | grep -q '^libseccomp: '" -- \
+  tool "runc-$RUNC_VERSION" "./runc --version | grep -x 'runc version ${RUNC_VERSION#v}' && ./runc --version | grep '^libseccomp: '" -- \
     -tags seccomp -ldflags "-X main.version=${RUNC_VERSION#v}" "github.com/opencontainers/runc@$RUNC_VERSION"
 esac
-tool "crictl-$CRICTL_VERSION" "./crictl --version | grep -qx 'crictl version $CRICTL_VERSION'" -- \
+tool "crictl-$CRICTL_VERSION" "./crictl --version | grep -x 'crictl version $CRICTL_VERSION'" -- \
   -ldflags "-X sigs.k8s.io/cri-tools/pkg/version.Version=$CRICTL_VERSION" "sigs.k8s.io/cri-tools/cmd/crictl@$CRICTL_VERSION"
 echo "tools took $(( $(date +%s) - tools_start )) s"
 
