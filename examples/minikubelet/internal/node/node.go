@@ -26,8 +26,16 @@ import (
 	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/security/securitytest"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
+)
+
+// Kubelet's user-namespace defaults: the first host id it hands out when /etc/subuid has no entry
+// for it, and its default --max-pods, the number of 65536-id ranges.
+const (
+	firstUsernsHostID = 1 << 16
+	maxUsernsPods     = 110
 )
 
 // Config describes the node and the runtime a Node runs pods on.
@@ -87,7 +95,7 @@ type Node struct {
 	// facts are what the runtime reported: its cgroup driver and handlers.
 	facts configgen.RuntimeFacts
 	// userns hands out the host ids of pods with hostUsers: false.
-	userns *userNamespaces
+	userns *securitytest.UserNamespaces
 	sub    *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
@@ -179,7 +187,11 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		},
 	}
 	facts.Apply(&opts)
-	userns := &userNamespaces{handlers: facts.UserNamespaceHandlers(), byPod: map[types.UID]int{}}
+	// As kubelet's userns manager without a kubelet entry in /etc/subuid: 65536 host ids per pod
+	// from 65536 up, for at most 110 pods (its default --max-pods), where the runtime's handler
+	// supports user namespaces. The ranges are kept in memory only, not under the pod directory.
+	userns := securitytest.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
+	userns.Handlers = facts.UserNamespaceHandlers()
 	opts.Security.UserNamespaces = userns
 	gen, err := configgen.New(opts)
 	if err != nil {

@@ -65,7 +65,7 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	if terr := r.teardown(tctx); terr != nil {
 		err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
 	} else {
-		n.userns.release(pod.UID)
+		n.userns.Release(pod.UID)
 	}
 	for _, c := range append(slices.Clone(pod.Spec.InitContainers), pod.Spec.Containers...) {
 		n.crashLoop.Reset(backoff.GetBackoffKey(pod, &c))
