@@ -50,7 +50,8 @@ func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume
 		}
 		return mounts.Volume{Image: &runtimeapi.ImageSpec{Image: ref, UserSpecifiedImage: src.Image.Reference}, ReadOnly: true}, nil
 	case src.HostPath != nil && !filepath.IsAbs(src.HostPath.Path):
-		// The API server refuses a relative hostPath; a pod that never passed one is refused here.
+		// The API server lets a relative hostPath through, and kubelet would resolve it against
+		// its own working directory, and the runtime against its own: refused here instead.
 		return mounts.Volume{}, fmt.Errorf("hostPath %q is not absolute", src.HostPath.Path)
 	case volumes.Supported(vol):
 		v, err := r.n.vols.SetUp(ctx, r.pod, vol)
