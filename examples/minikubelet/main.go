@@ -181,7 +181,7 @@ func writeStatuses(path string, statuses []podResult) error {
 }
 
 // reloadOnHangup re-reads the manifest on SIGHUP and puts its ConfigMaps and Secrets in the node's
-// store, then refreshes the running pods' volumes (Node.ResyncVolumes), as kubelet's periodic
+// store, then refreshes the running pods' volumes (Node.UpdateObjects), as kubelet's periodic
 // remount shows an update made through the API server. Pods are read once, at the start: a
 // changed or added Pod is not run. stop ends the watch.
 func reloadOnHangup(ctx context.Context, n *node.Node, file string, replicas int, nodeName string, stderr io.Writer) (stop func()) {

@@ -63,8 +63,8 @@ type Config struct {
 	// ResolvConf is the content of the resolv.conf pods with dnsPolicy Default get.
 	ResolvConf []byte
 	// Objects serves the ConfigMaps, Secrets and Services pods refer to; nil means none. The
-	// node has no API server: Objects.Add changes an object, and ResyncVolumes shows the change
-	// to running pods' volumes.
+	// node has no API server: UpdateObjects changes objects and shows the change in running
+	// pods' volumes.
 	Objects *configgentest.Objects
 	// Tokens requests the service-account tokens of projected serviceAccountToken sources
 	// (kube-api-access volumes) from an API server (e.g. clientgo.TokenRequester), through
@@ -92,8 +92,6 @@ type Config struct {
 type Node struct {
 	cfg Config
 	gen *configgen.Generator
-	// facts are what the runtime reported: its cgroup driver and handlers.
-	facts configgen.RuntimeFacts
 	// userns hands out the host ids of pods with hostUsers: false.
 	userns *securitytest.UserNamespaces
 	sub    *subpath.Linux
@@ -204,7 +202,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	} else {
 		cfg.Logf("service-account tokens: placeholders no API server accepts (set Config.Tokens for real ones)")
 	}
-	return &Node{cfg: cfg, gen: gen, facts: facts, userns: userns, sub: subpath.New(), node: nodeGetter,
+	return &Node{cfg: cfg, gen: gen, userns: userns, sub: subpath.New(), node: nodeGetter,
 		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
 		vols: newVolumeManager(cfg, nodeGetter, tokens)}, nil
 }
@@ -230,7 +228,3 @@ func nodeObject(cfg Config, host resources.Node) *v1.Node {
 	n.Status.Capacity = n.Status.Allocatable
 	return n
 }
-
-// RuntimeFacts returns what the runtime reported when the Node was made: its cgroup driver (empty
-// when it reports none) and its runtime handlers with their features.
-func (n *Node) RuntimeFacts() configgen.RuntimeFacts { return n.facts }

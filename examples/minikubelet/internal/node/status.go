@@ -23,18 +23,6 @@ type PodStatus struct {
 	Timing Timing `json:"timing"`
 }
 
-// Container returns the status of the init or regular container with the given name.
-func (s *PodStatus) Container(name string) *ContainerStatus {
-	for _, list := range [][]ContainerStatus{s.InitContainers, s.Containers} {
-		for i := range list {
-			if list[i].Name == name {
-				return &list[i]
-			}
-		}
-	}
-	return nil
-}
-
 // ContainerStatus is one container's history.
 type ContainerStatus struct {
 	Name string `json:"name"`

@@ -80,15 +80,19 @@ func (r *podRun) tearDownVolumes() []error {
 	return errs
 }
 
-// ResyncVolumes refreshes the configMap, secret, downwardAPI and projected volumes of every
-// running pod from Config.Objects and the token manager, as kubelet's periodic remount of these
-// volumes does: a volume whose content changed is written anew (a new timestamped directory, the
-// ..data symlink swapped by rename), so a container reading through ..data sees either the old
-// files or the new ones, never a mix; an unchanged volume is not written. Kubelet resyncs every
-// sync period; minikubelet has no API server to watch and resyncs when asked, e.g. after
-// Config.Objects.Add (UpdateObjects does both). It carries on past a failing volume, which keeps its previous content,
-// and returns every error.
-func (n *Node) ResyncVolumes(ctx context.Context) error {
+// UpdateObjects puts in's ConfigMaps and Secrets in Config.Objects, each replacing the one of
+// its namespace and name, then refreshes the configMap, secret, downwardAPI and projected
+// volumes of every running pod, as kubelet's periodic remount of these volumes does after an
+// update through the API server: a volume whose content changed is written anew (a new
+// timestamped directory, the ..data symlink swapped by rename), so a container reading through
+// ..data sees either the old files or the new ones, never a mix; an unchanged volume is not
+// written. Kubelet resyncs every sync period; minikubelet has no API server to watch and
+// updates when asked (on SIGHUP). in's Pods and Services are not used. It carries on past a
+// failing volume, which keeps its previous content, and returns every error.
+func (n *Node) UpdateObjects(ctx context.Context, in *Input) error {
+	for _, obj := range in.volumeObjects {
+		n.cfg.Objects.Add(obj)
+	}
 	n.runningMu.Lock()
 	runs := make([]*podRun, 0, len(n.runs))
 	for _, r := range n.runs {
@@ -100,16 +104,6 @@ func (n *Node) ResyncVolumes(ctx context.Context) error {
 		errs = append(errs, r.resyncVolumes(ctx)...)
 	}
 	return errors.Join(errs...)
-}
-
-// UpdateObjects puts in's ConfigMaps and Secrets in Config.Objects, each replacing the one of
-// its namespace and name, and then refreshes the running pods' volumes with ResyncVolumes: what
-// an update through the API server is to kubelet. in's Pods and Services are not used.
-func (n *Node) UpdateObjects(ctx context.Context, in *Input) error {
-	for _, obj := range in.volumeObjects {
-		n.cfg.Objects.Add(obj)
-	}
-	return n.ResyncVolumes(ctx)
 }
 
 func (r *podRun) resyncVolumes(ctx context.Context) []error {
