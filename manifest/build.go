@@ -47,6 +47,8 @@ type builder struct {
 	// following are the anchored nodes being expanded through an alias; one met again holds
 	// itself.
 	following map[*yamlv3.Node]bool
+	// scratch is where a document's JSON is built, reused from one document to the next.
+	scratch []byte
 }
 
 func newBuilder(inputSize int) *builder {

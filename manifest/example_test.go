@@ -49,3 +49,42 @@ spec:
 	// service accounts: 1
 	// [db.yaml: document 2 (Role db): skipped: kind Role makes no pod and is not read]
 }
+
+// Open reads the objects and keeps each workload as it was read; the loop makes one workload's
+// Pods at a time, so that a large input is never held decoded at once.
+func ExampleOpen() {
+	const app = `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web}
+data: {MODE: fast}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.27, envFrom: [{configMapRef: {name: web}}]}]
+`
+	stream, err := manifest.Open(manifest.Options{Replicas: 2}, manifest.Input{Name: "web.yaml", Reader: strings.NewReader(app)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("config maps:", len(stream.Bundle().ConfigMaps))
+	for p, err := range stream.Pods() {
+		if err != nil {
+			fmt.Println(err) // a workload that makes no Pods, or a duplicate Pod
+			continue
+		}
+		fmt.Println(p.Source+":", p.Pod.Name)
+	}
+	// Output:
+	// config maps: 1
+	// web.yaml: document 2 (Deployment web): web-5c594cffbf-kfdms
+	// web.yaml: document 2 (Deployment web): web-5c594cffbf-dzqkq
+}

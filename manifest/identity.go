@@ -34,38 +34,56 @@ func CheckPods(pods []Pod) error {
 // uniquePods returns pods without those that repeat an earlier one's UID or namespace and name,
 // and an error for each left out.
 func uniquePods(pods []Pod) ([]Pod, []error) {
-	type seen struct {
-		source, key string
-	}
-	byName := make(map[string]seen, len(pods))
-	byUID := make(map[types.UID]seen, len(pods))
+	seen := newPodSet(len(pods))
 	kept := pods[:0:0]
 	var errs []error
 	for _, p := range pods {
-		if p.Pod == nil {
-			errs = append(errs, fmt.Errorf("%s: no pod", p.Source))
+		if err := seen.add(p); err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		ns := p.Pod.Namespace
-		if ns == "" {
-			ns = defaults.DefaultNamespace
-		}
-		uid := p.Pod.UID
-		if uid == "" {
-			uid = defaults.RenderUID(ns, p.Pod.Name)
-		}
-		key := ns + "/" + p.Pod.Name
-		if first, ok := byName[key]; ok {
-			errs = append(errs, duplicatePodError{fmt.Sprintf("%s and %s: two pods named %s", first.source, p.Source, key)})
-			continue
-		}
-		if first, ok := byUID[uid]; ok {
-			errs = append(errs, duplicatePodError{fmt.Sprintf("%s and %s: two pods with UID %s (%s and %s)", first.source, p.Source, uid, first.key, key)})
-			continue
-		}
-		byName[key] = seen{p.Source, key}
-		byUID[uid] = seen{p.Source, key}
 		kept = append(kept, p)
 	}
 	return kept, errs
+}
+
+// podSet is the identities of the Pods kept so far: namespace/name and UID, with the document
+// of each.
+type podSet struct {
+	byName map[string]seenPod
+	byUID  map[types.UID]seenPod
+}
+
+type seenPod struct {
+	source, key string
+}
+
+func newPodSet(size int) *podSet {
+	return &podSet{byName: make(map[string]seenPod, size), byUID: make(map[types.UID]seenPod, size)}
+}
+
+// add keeps p, or returns an error naming both documents when it repeats the identity of a Pod
+// kept before.
+func (s *podSet) add(p Pod) error {
+	if p.Pod == nil {
+		return fmt.Errorf("%s: no pod", p.Source)
+	}
+	ns := p.Pod.Namespace
+	if ns == "" {
+		ns = defaults.DefaultNamespace
+	}
+	uid := p.Pod.UID
+	if uid == "" {
+		uid = defaults.RenderUID(ns, p.Pod.Name)
+	}
+	key := ns + "/" + p.Pod.Name
+	if first, ok := s.byName[key]; ok {
+		return duplicatePodError{fmt.Sprintf("%s and %s: two pods named %s", first.source, p.Source, key)}
+	}
+	if first, ok := s.byUID[uid]; ok {
+		return duplicatePodError{fmt.Sprintf("%s and %s: two pods with UID %s (%s and %s)", first.source, p.Source, uid, first.key, key)}
+	}
+	s.byName[key] = seenPod{p.Source, key}
+	s.byUID[uid] = seenPod{p.Source, key}
+	return nil
 }

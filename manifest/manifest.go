@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -195,26 +196,35 @@ func (e *DocumentError) Unwrap() error { return e.Err }
 // to. Two Pods with one UID, or one namespace and name, are an error (see CheckPods). The first
 // error stops it, and nothing is returned with it, unless Options.ContinueOnError is set (then a
 // duplicate Pod is left out and its error recorded).
+//
+// Read holds every Pod at once; Open makes them one workload at a time, for inputs too large
+// for that.
 func Read(opts Options, inputs ...Input) (*Bundle, error) {
-	r := &reader{opts: opts, bundle: &Bundle{}}
-	for _, in := range inputs {
-		if err := r.readInput(in); err != nil {
-			if err = r.failed(err); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := r.expand(); err != nil {
+	s, err := Open(opts, inputs...)
+	if err != nil {
 		return nil, err
 	}
-	pods, errs := uniquePods(r.bundle.Pods)
-	for _, err := range errs {
-		if err = r.failed(err); err != nil {
-			return nil, err
+	b := s.bundle
+	// Errors come as Read has always given them: those of making Pods in document order, then
+	// the duplicates.
+	var made, duplicates []error
+	for p, err := range s.Pods() {
+		switch {
+		case err == nil:
+			b.Pods = append(b.Pods, p)
+		case errors.Is(err, ErrDuplicatePod):
+			duplicates = append(duplicates, err)
+		default:
+			made = append(made, err)
 		}
 	}
-	r.bundle.Pods = pods
-	return r.bundle, nil
+	for _, err := range append(made, duplicates...) {
+		if !opts.ContinueOnError {
+			return nil, err
+		}
+		b.Errors = append(b.Errors, err)
+	}
+	return b, nil
 }
 
 // failed records err and returns nil when reading goes on past errors, else returns err.

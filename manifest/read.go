@@ -20,13 +20,12 @@ import (
 // reader collects documents; workloads are expanded once every input is read, so a Node in any
 // input binds them.
 type reader struct {
-	opts      Options
-	bundle    *Bundle
+	opts   Options
+	bundle *Bundle
+	// workloads are the Pods and controllers read, as compact JSON: decoded, they take many
+	// times their size, so each is decoded again only when its Pods are made.
 	workloads []workload
 	context   bool
-	// generated counts the Pods named from each namespace and generateName, so that two get
-	// two names, as the API server's random suffixes give them.
-	generated map[string]int
 	// objects maps kind/namespace/name of each object read to its document, so that a second
 	// object of the same name is refused instead of silently replacing the first.
 	objects map[string]string
@@ -53,10 +52,45 @@ func (r *reader) addObject(source, kind string, namespaced bool, namespace, name
 	return nil
 }
 
-// workload is a decoded Pod or controller waiting to become Pods.
+// workload is a Pod or controller waiting to become Pods: its kind and its JSON, which decoded
+// without error when it was read.
 type workload struct {
 	source string
-	obj    interface{}
+	kind   string
+	js     []byte
+}
+
+// newWorkload is an empty object of a kind that makes Pods, or nil.
+func newWorkload(kind string) interface{} {
+	switch kind {
+	case "Pod":
+		return &v1.Pod{}
+	case "ReplicationController":
+		return &v1.ReplicationController{}
+	case "Deployment":
+		return &appsv1.Deployment{}
+	case "StatefulSet":
+		return &appsv1.StatefulSet{}
+	case "DaemonSet":
+		return &appsv1.DaemonSet{}
+	case "ReplicaSet":
+		return &appsv1.ReplicaSet{}
+	case "Job":
+		return &batchv1.Job{}
+	case "CronJob":
+		return &batchv1.CronJob{}
+	}
+	return nil
+}
+
+// decode decodes the workload again. Its JSON passed the strict decoding when it was read, so
+// the plain decoding makes the same object.
+func (w *workload) decode() (interface{}, error) {
+	obj := newWorkload(w.kind)
+	if obj == nil {
+		return nil, fmt.Errorf("unexpected kind %s", w.kind)
+	}
+	return obj, decodeLenient(w.js, obj)
 }
 
 // header is what every document says about itself.
@@ -320,13 +354,7 @@ func (r *reader) add(b *builder, input string, n int, source string, h header, m
 		r.bundle.Warnings = append(r.bundle.Warnings, source+": skipped: kind "+h.Kind+" makes no pod and is not read")
 		return nil
 	}
-	strict := func(v interface{}) error {
-		js, err := b.appendMapping(nil, m, true)
-		if err != nil {
-			return err
-		}
-		return decodeStrict(js, v)
-	}
+	lenient := false
 	if h.APIVersion != want && h.Kind != "RenderContext" { // podconfig's own kind: any group names it
 		if !removedVersions[h.Kind+" "+h.APIVersion] {
 			r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: skipped: apiVersion %q of %s is not read (want %q)", source, h.APIVersion, h.Kind, want))
@@ -335,31 +363,36 @@ func (r *reader) add(b *builder, input string, n int, source string, h header, m
 		// The pod template of these removed versions is the same core/v1 PodTemplateSpec; their
 		// other fields that the current version dropped are ignored.
 		r.bundle.Warnings = append(r.bundle.Warnings, fmt.Sprintf("%s: apiVersion %q of %s is no longer served by Kubernetes; read as %q", source, h.APIVersion, h.Kind, want))
-		strict = func(v interface{}) error {
-			js, err := b.appendMapping(nil, m, false)
-			if err != nil {
-				return err
-			}
-			return decodeLenient(js, v)
+		lenient = true
+	}
+	// decode builds the document's JSON in the builder's scratch space and decodes it into v,
+	// returning the JSON, valid until the next document.
+	decode := func(v interface{}) ([]byte, error) {
+		js, err := b.appendMapping(b.scratch[:0], m, !lenient)
+		if err != nil {
+			return nil, err
 		}
+		b.scratch = js
+		if lenient {
+			return js, decodeLenient(js, v)
+		}
+		return js, decodeStrict(js, v)
+	}
+	strict := func(v interface{}) error {
+		_, err := decode(v)
+		return err
+	}
+	if obj := newWorkload(h.Kind); obj != nil {
+		// Decoded once, so that its errors are reading's, and dropped: it is decoded again
+		// when its Pods are made.
+		js, err := decode(obj)
+		if err != nil {
+			return err
+		}
+		r.workloads = append(r.workloads, workload{source: source, kind: h.Kind, js: bytes.Clone(js)})
+		return nil
 	}
 	switch h.Kind {
-	case "Pod":
-		return r.decodeWorkload(source, strict, &v1.Pod{})
-	case "ReplicationController":
-		return r.decodeWorkload(source, strict, &v1.ReplicationController{})
-	case "Deployment":
-		return r.decodeWorkload(source, strict, &appsv1.Deployment{})
-	case "StatefulSet":
-		return r.decodeWorkload(source, strict, &appsv1.StatefulSet{})
-	case "DaemonSet":
-		return r.decodeWorkload(source, strict, &appsv1.DaemonSet{})
-	case "ReplicaSet":
-		return r.decodeWorkload(source, strict, &appsv1.ReplicaSet{})
-	case "Job":
-		return r.decodeWorkload(source, strict, &batchv1.Job{})
-	case "CronJob":
-		return r.decodeWorkload(source, strict, &batchv1.CronJob{})
 	case "ConfigMap":
 		cm := &v1.ConfigMap{}
 		if err := strict(cm); err != nil {
@@ -519,12 +552,4 @@ func decodeStrict(js []byte, v interface{}) error {
 // versions whose other fields the current version dropped.
 func decodeLenient(js []byte, v interface{}) error {
 	return kjson.UnmarshalCaseSensitivePreserveInts(js, v)
-}
-
-func (r *reader) decodeWorkload(source string, strict func(interface{}) error, obj interface{}) error {
-	if err := strict(obj); err != nil {
-		return err
-	}
-	r.workloads = append(r.workloads, workload{source: source, obj: obj})
-	return nil
 }

@@ -32,68 +32,70 @@ const (
 	completionIndexEnv        = "JOB_COMPLETION_INDEX"
 )
 
-// expand turns every workload into its Pods and binds them to the node.
-func (r *reader) expand() error {
-	node := r.opts.NodeName
-	if node == "" && r.bundle.Node != nil {
-		node = r.bundle.Node.Name
+// expansion makes the Pods of workloads, in one pass over them: the Pods named from one
+// namespace and generateName are counted, so that two get two names, as the API server's random
+// suffixes give them.
+type expansion struct {
+	opts Options
+	// node binds Pods with no spec.nodeName; scheduled names a CronJob's Job.
+	node      string
+	scheduled time.Time
+	generated map[string]int
+}
+
+// pods are the Pods of w, bound to the node.
+func (e *expansion) pods(w *workload) ([]*v1.Pod, error) {
+	obj, err := w.decode()
+	if err != nil {
+		return nil, err
 	}
-	if node == "" {
-		node = "node"
+	pods, err := e.podsOf(obj, e.node)
+	if err != nil {
+		return nil, err
 	}
-	for _, w := range r.workloads {
-		pods, err := r.podsOf(w.obj, node)
-		if err != nil {
-			if err = r.failed(&DocumentError{Document: w.source, Err: err}); err != nil {
-				return err
-			}
-			continue
+	for _, p := range pods {
+		if p.Spec.NodeName == "" {
+			p.Spec.NodeName = e.node
 		}
-		for _, p := range pods {
-			if p.Spec.NodeName == "" {
-				p.Spec.NodeName = node
-			}
-			r.bundle.Pods = append(r.bundle.Pods, Pod{Pod: p, Source: w.source})
-		}
 	}
-	return nil
+	return pods, nil
 }
 
 // generatedPodName names a Pod from its generateName: the first with a namespace and
 // generateName gets the name seeded by the namespace alone, the ones after it their own.
-func (r *reader) generatedPodName(base, namespace string) string {
+func (e *expansion) generatedPodName(base, namespace string) string {
 	key := namespace + "\x00" + base
-	k := r.generated[key]
-	if r.generated == nil {
-		r.generated = map[string]int{}
+	k := e.generated[key]
+	if e.generated == nil {
+		e.generated = map[string]int{}
 	}
-	r.generated[key] = k + 1
+	e.generated[key] = k + 1
 	if k == 0 {
 		return generatedName(base, namespace)
 	}
 	return generatedName(base, namespace+"/"+strconv.Itoa(k))
 }
 
-func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
-	if r.opts.DefaultTemplates {
+func (e *expansion) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
+	if e.opts.DefaultTemplates {
 		defaultTemplates(obj)
 	}
 	switch o := obj.(type) {
 	case *v1.Pod:
-		if r.opts.Ordinal != nil && *r.opts.Ordinal != 0 {
-			return nil, fmt.Errorf("ordinal %d: a Pod is a single replica (ordinal 0)", *r.opts.Ordinal)
+		if e.opts.Ordinal != nil && *e.opts.Ordinal != 0 {
+			return nil, fmt.Errorf("ordinal %d: a Pod is a single replica (ordinal 0)", *e.opts.Ordinal)
 		}
-		pod := o.DeepCopy()
+		pod := o // decoded for this pass alone
 		if pod.Name == "" {
 			if pod.GenerateName == "" {
 				return nil, errors.New("metadata.name or metadata.generateName is required")
 			}
-			pod.Name = r.generatedPodName(pod.GenerateName, pod.Namespace)
+			pod.Name = e.generatedPodName(pod.GenerateName, pod.Namespace)
 		}
 		return []*v1.Pod{pod}, nil
 	case *appsv1.ReplicaSet:
 		owner := ownerRef("apps/v1", "ReplicaSet", &o.ObjectMeta)
-		return r.replicas(o.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
+		return e.replicas(o.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
 			return replicaPod(&o.Spec.Template, &o.ObjectMeta, owner, i), nil
 		})
 	case *v1.ReplicationController:
@@ -101,19 +103,19 @@ func (r *reader) podsOf(obj interface{}, node string) ([]*v1.Pod, error) {
 			return nil, errors.New("spec.template is required")
 		}
 		owner := ownerRef("v1", "ReplicationController", &o.ObjectMeta)
-		return r.replicas(o.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
+		return e.replicas(o.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
 			return replicaPod(o.Spec.Template, &o.ObjectMeta, owner, i), nil
 		})
 	case *appsv1.Deployment:
-		return r.deploymentPods(o)
+		return e.deploymentPods(o)
 	case *appsv1.StatefulSet:
-		return r.statefulSetPods(o)
+		return e.statefulSetPods(o)
 	case *appsv1.DaemonSet:
-		return r.daemonSetPods(o, node)
+		return e.daemonSetPods(o, node)
 	case *batchv1.Job:
-		return r.jobPods(o)
+		return e.jobPods(o)
 	case *batchv1.CronJob:
-		return r.jobPods(r.cronJobJob(o))
+		return e.jobPods(e.cronJobJob(o))
 	}
 	return nil, fmt.Errorf("unexpected object %T", obj)
 }
@@ -140,7 +142,7 @@ func defaultTemplates(obj interface{}) {
 
 // replicas makes the Pods Options asks for out of a workload of count replicas (nil means 1;
 // zero renders the first anyway, so a scaled-down manifest can still be checked).
-func (r *reader) replicas(count *int32, field string, newPod func(i int) (*v1.Pod, error)) ([]*v1.Pod, error) {
+func (e *expansion) replicas(count *int32, field string, newPod func(i int) (*v1.Pod, error)) ([]*v1.Pod, error) {
 	n := 1
 	if count != nil {
 		n = int(*count)
@@ -153,13 +155,13 @@ func (r *reader) replicas(count *int32, field string, newPod func(i int) (*v1.Po
 	}
 	var idx []int
 	switch {
-	case r.opts.Ordinal != nil:
-		if *r.opts.Ordinal < 0 || *r.opts.Ordinal >= n {
-			return nil, fmt.Errorf("ordinal %d is outside 0..%d (%s)", *r.opts.Ordinal, n-1, field)
+	case e.opts.Ordinal != nil:
+		if *e.opts.Ordinal < 0 || *e.opts.Ordinal >= n {
+			return nil, fmt.Errorf("ordinal %d is outside 0..%d (%s)", *e.opts.Ordinal, n-1, field)
 		}
-		idx = []int{*r.opts.Ordinal}
+		idx = []int{*e.opts.Ordinal}
 	default:
-		want := r.opts.Replicas
+		want := e.opts.Replicas
 		if want <= 0 {
 			want = 1
 		}
@@ -216,19 +218,19 @@ func replicaPod(template *v1.PodTemplateSpec, meta *metav1.ObjectMeta, owner met
 }
 
 // deploymentPods are the Pods of the Deployment's new ReplicaSet, <name>-<pod-template-hash>.
-func (r *reader) deploymentPods(d *appsv1.Deployment) ([]*v1.Pod, error) {
+func (e *expansion) deploymentPods(d *appsv1.Deployment) ([]*v1.Pod, error) {
 	hash := computeHash(&d.Spec.Template, d.Status.CollisionCount)
 	rs := metav1.ObjectMeta{Name: d.Name + "-" + hash, Namespace: d.Namespace}
 	template := d.Spec.Template.DeepCopy()
 	template.Labels = withLabel(template.Labels, labelPodTemplateHash, hash)
 	owner := ownerRef("apps/v1", "ReplicaSet", &rs)
-	return r.replicas(d.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
+	return e.replicas(d.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
 		return replicaPod(template, &rs, owner, i), nil
 	})
 }
 
 // statefulSetPods are the StatefulSet controller's newVersionedStatefulSetPod for each ordinal.
-func (r *reader) statefulSetPods(set *appsv1.StatefulSet) ([]*v1.Pod, error) {
+func (e *expansion) statefulSetPods(set *appsv1.StatefulSet) ([]*v1.Pod, error) {
 	revision, err := statefulSetRevision(set)
 	if err != nil {
 		return nil, err
@@ -238,14 +240,14 @@ func (r *reader) statefulSetPods(set *appsv1.StatefulSet) ([]*v1.Pod, error) {
 		start = int(set.Spec.Ordinals.Start)
 	}
 	owner := ownerRef("apps/v1", "StatefulSet", &set.ObjectMeta)
-	if r.opts.Ordinal != nil {
+	if e.opts.Ordinal != nil {
 		// The ordinal is the Pod's own number, spec.ordinals.start and up.
-		o := *r.opts.Ordinal - start
-		opts := *r
-		opts.opts.Ordinal = &o
-		r = &opts
+		o := *e.opts.Ordinal - start
+		one := *e
+		one.opts.Ordinal = &o
+		e = &one
 	}
-	pods, err := r.replicas(set.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
+	pods, err := e.replicas(set.Spec.Replicas, "spec.replicas", func(i int) (*v1.Pod, error) {
 		ordinal := start + i
 		pod := podFromTemplate(&set.Spec.Template, set.Namespace, set.Name, owner)
 		pod.Name = set.Name + "-" + strconv.Itoa(ordinal)
@@ -257,8 +259,8 @@ func (r *reader) statefulSetPods(set *appsv1.StatefulSet) ([]*v1.Pod, error) {
 		setStatefulSetStorage(set, pod, ordinal)
 		return pod, nil
 	})
-	if err != nil && r.opts.Ordinal != nil {
-		return nil, fmt.Errorf("ordinal %d is outside the StatefulSet's ordinals %d..%d", *r.opts.Ordinal+start, start, start+statefulSetReplicas(set)-1)
+	if err != nil && e.opts.Ordinal != nil {
+		return nil, fmt.Errorf("ordinal %d is outside the StatefulSet's ordinals %d..%d", *e.opts.Ordinal+start, start, start+statefulSetReplicas(set)-1)
 	}
 	return pods, err
 }
@@ -300,7 +302,7 @@ func setStatefulSetStorage(set *appsv1.StatefulSet, pod *v1.Pod, ordinal int) {
 
 // daemonSetPods is the DaemonSet's Pod for the node: the template with the revision labels
 // (CreatePodTemplate), the controller's tolerations and a node affinity for the node.
-func (r *reader) daemonSetPods(ds *appsv1.DaemonSet, node string) ([]*v1.Pod, error) {
+func (e *expansion) daemonSetPods(ds *appsv1.DaemonSet, node string) ([]*v1.Pod, error) {
 	hash := computeHash(&ds.Spec.Template, ds.Status.CollisionCount)
 	// The template generation is the deprecated annotation the API server sets to 1 when the
 	// DaemonSet is created and raises on each template change (util.GetTemplateGeneration).
@@ -318,7 +320,7 @@ func (r *reader) daemonSetPods(ds *appsv1.DaemonSet, node string) ([]*v1.Pod, er
 	addDaemonPodTolerations(&template.Spec)
 	template.Spec.Affinity = daemonPodNodeAffinity(template.Spec.Affinity, node)
 	owner := ownerRef("apps/v1", "DaemonSet", &ds.ObjectMeta)
-	return r.replicas(nil, "one Pod per node", func(int) (*v1.Pod, error) {
+	return e.replicas(nil, "one Pod per node", func(int) (*v1.Pod, error) {
 		pod := podFromTemplate(template, ds.Namespace, ds.Name, owner)
 		pod.Name = generatedName(pod.GenerateName, ds.Namespace+"/"+node)
 		return pod, nil
@@ -371,8 +373,8 @@ func daemonPodNodeAffinity(affinity *v1.Affinity, node string) *v1.Affinity {
 // cronJobJob is the Job the CronJob controller makes for the scheduled time
 // (getJobFromTemplate2): named <cronjob>-<minutes since the epoch>, with the job template's
 // labels, annotations and spec.
-func (r *reader) cronJobJob(cj *batchv1.CronJob) *batchv1.Job {
-	t := r.bundle.Context.ScheduledTime
+func (e *expansion) cronJobJob(cj *batchv1.CronJob) *batchv1.Job {
+	t := e.scheduled
 	if t.IsZero() {
 		t = time.Unix(0, 0)
 	}
@@ -393,7 +395,7 @@ func (r *reader) cronJobJob(cj *batchv1.CronJob) *batchv1.Job {
 // on create (unless spec.manualSelector), the tracking finalizer, and for an Indexed Job the
 // completion index as annotation, label, hostname, name prefix and JOB_COMPLETION_INDEX, and with
 // backoffLimitPerIndex a failure count of 0.
-func (r *reader) jobPods(job *batchv1.Job) ([]*v1.Pod, error) {
+func (e *expansion) jobPods(job *batchv1.Job) ([]*v1.Pod, error) {
 	uid := job.UID
 	if uid == "" {
 		uid = objectUID("Job", job.Namespace, job.Name)
@@ -427,7 +429,7 @@ func (r *reader) jobPods(job *batchv1.Job) ([]*v1.Pod, error) {
 	if indexed && job.Spec.Completions == nil {
 		return nil, errors.New("spec.completions is required for an Indexed Job")
 	}
-	return r.replicas(&count, field, func(i int) (*v1.Pod, error) {
+	return e.replicas(&count, field, func(i int) (*v1.Pod, error) {
 		pod := podFromTemplate(template, job.Namespace, job.Name, owner)
 		seed := job.Namespace + "/" + strconv.Itoa(i)
 		if indexed {
