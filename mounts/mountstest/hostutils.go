@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/podconfig/podconfig/mounts"
@@ -59,6 +60,19 @@ func (h *HostUtils) AddPath(path string, mode os.FileMode) {
 		h.modes = map[string]os.FileMode{}
 	}
 	h.modes[filepath.Clean(path)] = mode
+}
+
+// RemovePaths forgets dir and every path below it, as removing the directory from the host
+// would.
+func (h *HostUtils) RemovePaths(dir string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	dir = filepath.Clean(dir)
+	for p := range h.modes {
+		if p == dir || strings.HasPrefix(p, dir+"/") || dir == "/" {
+			delete(h.modes, p)
+		}
+	}
 }
 
 // PathExists reports whether path was added or created.
