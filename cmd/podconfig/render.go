@@ -107,10 +107,13 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	if cfg.ordinal >= 0 {
 		opts.Ordinal = &cfg.ordinal
 	}
-	bundle, err := manifest.Read(opts, inputs...)
+	// The workloads are kept as read and each is made into its Pods only when the loop below
+	// reaches it: a large input is never held decoded at once.
+	stream, err := manifest.Open(opts, inputs...)
 	if err != nil {
 		return nil, err
 	}
+	bundle := stream.Bundle()
 	resolvConf := []byte(typicalResolvConf)
 	if cfg.resolvConf != "" {
 		if resolvConf, err = os.ReadFile(cfg.resolvConf); err != nil {
@@ -122,20 +125,36 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
 	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
-	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(bundle.Pods, cfg.container) {
+	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(stream, cfg.container) {
 		// Known before any pod is written.
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
 	}
+	// The failures of making pods, then of duplicate pods, come first, as reading's errors.
+	var made, duplicates, failed []string
 	var resolvConfPods []string
 	rootImages := map[string]bool{}
 	rootContainers := 0
-	for i, p := range bundle.Pods {
-		pr, err := r.renderPod(i, p)
+	pods := 0
+	for p, err := range stream.Pods() {
 		if err != nil {
-			out.Failures = append(out.Failures, fmt.Sprintf("%s: %v", p.Source, err))
+			if errors.Is(err, manifest.ErrDuplicatePod) {
+				duplicates = append(duplicates, err.Error()+templateHint(err, inputs))
+			} else {
+				made = append(made, err.Error()+templateHint(err, inputs))
+			}
 			continue
 		}
-		if err := emit(pr); err != nil {
+		i := pods
+		pods++
+		pr, err := r.renderPod(i, p)
+		if err != nil {
+			r.forgetPod()
+			failed = append(failed, fmt.Sprintf("%s: %v", p.Source, err))
+			continue
+		}
+		err = emit(pr)
+		r.forgetPod()
+		if err != nil {
 			return nil, err
 		}
 		out.Pods = append(out.Pods, summaryOf(pr))
@@ -147,6 +166,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 			rootContainers++
 		}
 	}
+	out.Failures = slices.Concat(out.Failures, made, duplicates, failed)
 	if w := assumedObjects(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
@@ -157,7 +177,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		names := slices.Sorted(maps.Keys(rootImages))
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", rootContainers, strings.Join(names, ", ")))
 	}
-	if len(bundle.Pods) == 0 && len(out.Failures) == 0 {
+	if pods == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
@@ -250,9 +270,13 @@ func (r *renderer) unknownImageUsers(p *podResult) []string {
 	return images
 }
 
-// hasContainer tells whether a pod of pods has a container of that name.
-func hasContainer(pods []manifest.Pod, name string) bool {
-	for _, p := range pods {
+// hasContainer tells whether a pod of the stream has a container of that name. A workload that
+// fails, or a pod that repeats another, counts as having it: the render reports those instead.
+func hasContainer(stream *manifest.Stream, name string) bool {
+	for p, err := range stream.Pods() {
+		if err != nil {
+			return true
+		}
 		for _, e := range containersOf(p.Pod) {
 			if e.c.Name == name {
 				return true
@@ -272,6 +296,27 @@ type renderer struct {
 	nodes map[string]*offlineNode
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
+	// rendered is the pod rendered last and its node, until forgetPod.
+	rendered struct {
+		pod  *v1.Pod
+		node *offlineNode
+	}
+}
+
+// forgetPod removes what the offline node holds for the pod rendered last (its directories and
+// files, the host paths and subPath binds below them, the calls recorded), once it is written:
+// the pods of an input never see each other's directories, so what a node holds stays that of one
+// pod, however many the input has.
+func (r *renderer) forgetPod() {
+	pod, on := r.rendered.pod, r.rendered.node
+	r.rendered.pod, r.rendered.node = nil, nil
+	if on == nil {
+		return
+	}
+	// A pod whose name or UID is not a path element made no directory, and has nothing to remove.
+	_ = on.node.RemovePod(pod)
+	on.node.HostUtils.ResetCalls()
+	on.node.Subpather.ResetCalls()
 }
 
 // objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
@@ -510,6 +555,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.rendered.pod, r.rendered.node = pod, on
 	if p := on.placeholders; p != nil {
 		p.pod, p.warn, p.warned = pod, r.warn, nil
 	}
