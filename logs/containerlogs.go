@@ -99,7 +99,7 @@ func copyLogLine(r *bufio.Reader, w *lastBytes) (bool, []byte, error) {
 			return false, nil, err
 		}
 	}
-	content, partial, ok := parseCRIHeader(head)
+	content, partial, ok := ParseCRILog(head)
 	if !ok {
 		head = bytes.Clone(head[:min(len(head), maxLogHeader)])
 		return false, head, skipRest(r, long)
@@ -135,10 +135,12 @@ func skipRest(r *bufio.Reader, long bool) error {
 	return nil
 }
 
-// parseCRIHeader splits a CRI log line into its content (the rest of the line, newline
-// included) and whether it is partial, as kubelet's parseCRILog does; ok is false for a line
-// with a bad timestamp, stream or missing tag.
-func parseCRIHeader(line []byte) (content []byte, partial, ok bool) {
+// ParseCRILog splits a line of a container's CRI log file, "<RFC 3339 time> <stdout|stderr>
+// <tag> <content>", into its content (the rest of the line, newline included if the line has
+// it) and whether it is partial (tag P: the runtime split a long line, and the next entry
+// continues it), as kubelet's parseCRILog does; ok is false for a line with a bad timestamp or
+// stream, or without a tag. content is a slice of line.
+func ParseCRILog(line []byte) (content []byte, partial, ok bool) {
 	header := line[:min(len(line), maxLogHeader)]
 	ts, rest, found := bytes.Cut(header, []byte{' '})
 	if !found {

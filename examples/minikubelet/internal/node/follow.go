@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/podconfig/podconfig/logs"
 )
 
 // maxLogLine bounds a line the node holds: the runtime writes a longer line of the container's
@@ -97,9 +99,8 @@ func (f *follower) run() {
 	}
 }
 
-// consume parses the CRI log format, "<time> <stream> <P|F> <content>" a line. A line of the
-// file longer than maxLogLine (with room for its header) is cut there and its pieces taken as
-// lines.
+// consume splits the log file into lines for entry. A line of the file longer than maxLogLine
+// (with room for its header) is cut there and its pieces taken as lines.
 func (f *follower) consume(b []byte) {
 	const maxEntry = maxLogLine + 128
 	for len(b) > 0 {
@@ -121,17 +122,13 @@ func (f *follower) consume(b []byte) {
 	}
 }
 
-// entry takes one line of the log file.
+// entry takes one line of the log file; one that is not in the CRI log format is skipped.
 func (f *follower) entry(line []byte) {
-	fields := bytes.SplitN(line, []byte(" "), 4)
-	if len(fields) < 3 {
+	content, partial, ok := logs.ParseCRILog(line)
+	if !ok {
 		return
 	}
-	var content []byte
-	if len(fields) == 4 {
-		content = fields[3]
-	}
-	if string(fields[2]) == "P" {
+	if partial {
 		f.partial = append(f.partial, content...)
 		for len(f.partial) >= maxLogLine {
 			f.emit(f.partial[:maxLogLine])

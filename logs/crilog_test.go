@@ -1,0 +1,34 @@
+package logs_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/podconfig/podconfig/logs"
+)
+
+func TestParseCRILog(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, content string
+		partial, ok         bool
+	}{
+		{"a full line: its content, newline included", "2026-01-01T00:00:00.123456789Z stdout F hello world\n", "hello world\n", false, true},
+		{"a partial line", "2026-01-01T00:00:00Z stderr P par", "par", true, true},
+		{"an empty line", "2026-01-01T00:00:00Z stdout F \n", "\n", false, true},
+		{"a tag with further fields after a colon", "2026-01-01T00:00:00+02:00 stdout P:x y", "y", true, true},
+		{"spaces in the content are kept", "2026-01-01T00:00:00Z stdout F  a  b ", " a  b ", false, true},
+		{"a bad timestamp is not a log line", "yesterday stdout F x\n", "", false, false},
+		{"an unknown stream is not a log line", "2026-01-01T00:00:00Z stdin F x\n", "", false, false},
+		{"no tag is not a log line", "2026-01-01T00:00:00Z stdout", "", false, false},
+		{"a tag without the space after it is not a log line", "2026-01-01T00:00:00Z stdout F", "", false, false},
+		{"an empty line of the file is not a log line", "", "", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			content, partial, ok := logs.ParseCRILog([]byte(tc.line))
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.partial, partial)
+			assert.Equal(t, tc.content, string(content))
+		})
+	}
+}
