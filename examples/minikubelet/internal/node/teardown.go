@@ -20,7 +20,6 @@ import (
 // to the removal, even when the root directory is reached through a symlink.
 func (r *podRun) teardown(ctx context.Context) error {
 	var errs []error
-	rt := r.n.cfg.Runtime
 	grace := int64(30)
 	if r.pod.Spec.TerminationGracePeriodSeconds != nil {
 		grace = *r.pod.Spec.TerminationGracePeriodSeconds
@@ -37,8 +36,8 @@ func (r *podRun) teardown(ctx context.Context) error {
 		if err := r.stopContainer(ctx, id, grace); err != nil {
 			errs = append(errs, err)
 		}
-		if _, err := rt.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: id}); err != nil {
-			errs = append(errs, fmt.Errorf("RemoveContainer %s: %w", id, err))
+		if err := r.removeContainer(ctx, id); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	for _, f := range followers {
@@ -92,6 +91,25 @@ func (r *podRun) stopContainer(ctx context.Context, id string, grace int64) erro
 		}
 	}
 	return fmt.Errorf("StopContainer %s: %w", id, err)
+}
+
+// removeContainer removes a stopped container, retrying as kubelet's container garbage
+// collector would on its next pass: containerd 2.x can still hold a container as running for a
+// moment after StopContainer returned, until it has handled the exit, and refuses to remove it
+// meanwhile.
+func (r *podRun) removeContainer(ctx context.Context, id string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if _, err = r.n.cfg.Runtime.RemoveContainer(ctx, &runtimeapi.RemoveContainerRequest{ContainerId: id}); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("RemoveContainer %s: %w", id, err)
+		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("RemoveContainer %s: %w", id, err)
 }
 
 // removeSandboxes stops and removes the pod's sandbox and any other sandbox the runtime holds for
