@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -75,7 +76,12 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("config maps:", len(stream.Bundle().ConfigMaps))
+	cm, err := stream.GetConfigMap(context.Background(), "default", "web")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("config map web:", cm.Data)
 	for p, err := range stream.Pods() {
 		if err != nil {
 			fmt.Println(err) // a workload that makes no Pods, or a duplicate Pod
@@ -84,7 +90,7 @@ spec:
 		fmt.Println(p.Source+":", p.Pod.Name)
 	}
 	// Output:
-	// config maps: 1
+	// config map web: map[MODE:fast]
 	// web.yaml: document 2 (Deployment web): web-5c594cffbf-kfdms
 	// web.yaml: document 2 (Deployment web): web-5c594cffbf-dzqkq
 }

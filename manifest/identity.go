@@ -48,10 +48,11 @@ func uniquePods(pods []Pod) ([]Pod, []error) {
 }
 
 // podSet is the identities of the Pods kept so far: namespace/name and UID, with the document
-// of each.
+// of each. Its maps hold indexes into seen, whose key shares its bytes with byName's key.
 type podSet struct {
-	byName map[string]seenPod
-	byUID  map[types.UID]seenPod
+	byName map[string]int32
+	byUID  map[types.UID]int32
+	seen   []seenPod
 }
 
 type seenPod struct {
@@ -59,7 +60,7 @@ type seenPod struct {
 }
 
 func newPodSet(size int) *podSet {
-	return &podSet{byName: make(map[string]seenPod, size), byUID: make(map[types.UID]seenPod, size)}
+	return &podSet{byName: make(map[string]int32, size), byUID: make(map[types.UID]int32, size)}
 }
 
 // add keeps p, or returns an error naming both documents when it repeats the identity of a Pod
@@ -77,13 +78,17 @@ func (s *podSet) add(p Pod) error {
 		uid = defaults.RenderUID(ns, p.Pod.Name)
 	}
 	key := ns + "/" + p.Pod.Name
-	if first, ok := s.byName[key]; ok {
+	if i, ok := s.byName[key]; ok {
+		first := s.seen[i]
 		return duplicatePodError{fmt.Sprintf("%s and %s: two pods named %s", first.source, p.Source, key)}
 	}
-	if first, ok := s.byUID[uid]; ok {
+	if i, ok := s.byUID[uid]; ok {
+		first := s.seen[i]
 		return duplicatePodError{fmt.Sprintf("%s and %s: two pods with UID %s (%s and %s)", first.source, p.Source, uid, first.key, key)}
 	}
-	s.byName[key] = seenPod{p.Source, key}
-	s.byUID[uid] = seenPod{p.Source, key}
+	i := int32(len(s.seen))
+	s.seen = append(s.seen, seenPod{p.Source, key})
+	s.byName[key] = i
+	s.byUID[uid] = i
 	return nil
 }

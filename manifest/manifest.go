@@ -205,6 +205,9 @@ func Read(opts Options, inputs ...Input) (*Bundle, error) {
 		return nil, err
 	}
 	b := s.bundle
+	if err := s.decodeAll(b); err != nil {
+		return nil, err
+	}
 	// Errors come as Read has always given them: those of making Pods in document order, then
 	// the duplicates.
 	var made, duplicates []error

@@ -25,7 +25,9 @@ type reader struct {
 	// workloads are the Pods and controllers read, as compact JSON: decoded, they take many
 	// times their size, so each is decoded again only when its Pods are made.
 	workloads []workload
-	context   bool
+	// configMaps and secrets are the ConfigMaps and Secrets read, as compact JSON.
+	configMaps, secrets storedObjects
+	context             bool
 	// objects maps kind/namespace/name of each object read to its document, so that a second
 	// object of the same name is refused instead of silently replacing the first.
 	objects map[string]string
@@ -394,30 +396,27 @@ func (r *reader) add(b *builder, input string, n int, source string, h header, m
 	}
 	switch h.Kind {
 	case "ConfigMap":
+		// Checked, and kept as JSON: pods read a few of an input's ConfigMaps and Secrets by
+		// name, and decoded each takes several times its size.
 		cm := &v1.ConfigMap{}
-		if err := strict(cm); err != nil {
+		js, err := decode(cm)
+		if err != nil {
 			return err
 		}
 		if err := r.addObject(source, "ConfigMap", true, cm.Namespace, cm.Name); err != nil {
 			return err
 		}
-		r.bundle.ConfigMaps = append(r.bundle.ConfigMaps, cm)
+		r.configMaps.add(cm.Namespace, cm.Name, js)
 	case "Secret":
 		s := &v1.Secret{}
-		if err := strict(s); err != nil {
+		js, err := decode(s)
+		if err != nil {
 			return err
 		}
 		if err := r.addObject(source, "Secret", true, s.Namespace, s.Name); err != nil {
 			return err
 		}
-		for k, v := range s.StringData {
-			if s.Data == nil {
-				s.Data = map[string][]byte{}
-			}
-			s.Data[k] = []byte(v)
-		}
-		s.StringData = nil
-		r.bundle.Secrets = append(r.bundle.Secrets, s)
+		r.secrets.add(s.Namespace, s.Name, js)
 	case "Service":
 		svc := &v1.Service{}
 		if err := strict(svc); err != nil {

@@ -2,19 +2,22 @@ package manifest
 
 import "iter"
 
-// Stream is a set of manifests read by Open: their objects, decoded, and their workloads, each
-// kept as compact JSON until Pods makes its Pods. Decoded, a workload and its Pods take many
-// times the size of their YAML; a Stream holds about the input's size, and one workload's Pods
-// at a time. A Stream is safe for concurrent use.
+// Stream is a set of manifests read by Open. Its workloads, ConfigMaps and Secrets are kept as
+// the compact JSON they were checked as: Pods makes a workload's Pods when a loop reaches it, and
+// GetConfigMap and GetSecret decode an object when it is asked for. Decoded, a workload and its
+// Pods take many times the size of their YAML, and so does a small ConfigMap; a Stream holds
+// about the input's size, and one workload's Pods at a time. A Stream is safe for concurrent use.
 type Stream struct {
-	bundle    *Bundle
-	opts      Options
-	workloads []workload
+	bundle              *Bundle
+	opts                Options
+	workloads           []workload
+	configMaps, secrets storedObjects
 }
 
-// Open reads every input as Read does, but makes no Pod: the objects, the Node, the
-// RenderContext and the warnings and errors of reading are in Bundle, and Pods makes the Pods as
-// they are asked for. The first error stops it, and nothing is returned with it, unless
+// Open reads every input as Read does, but makes no Pod: the Node, the RenderContext, the
+// objects other than ConfigMaps and Secrets, and the warnings and errors of reading are in
+// Bundle; Pods makes the Pods as a loop asks for them, and GetConfigMap and GetSecret serve the
+// ConfigMaps and Secrets. The first error stops it, and nothing is returned with it, unless
 // Options.ContinueOnError is set.
 func Open(opts Options, inputs ...Input) (*Stream, error) {
 	r := &reader{opts: opts, bundle: &Bundle{}}
@@ -25,11 +28,13 @@ func Open(opts Options, inputs ...Input) (*Stream, error) {
 			}
 		}
 	}
-	return &Stream{bundle: r.bundle, opts: opts, workloads: r.workloads}, nil
+	return &Stream{bundle: r.bundle, opts: opts, workloads: r.workloads, configMaps: r.configMaps, secrets: r.secrets}, nil
 }
 
-// Bundle is what Open read: every object, the Node and RenderContext, the warnings, and the
-// errors of reading with Options.ContinueOnError. Its Pods is empty: Pods yields them.
+// Bundle is what Open read: the Node and RenderContext, the Services, ServiceAccounts,
+// LimitRanges, PriorityClasses and RuntimeClasses, the warnings, and the errors of reading with
+// Options.ContinueOnError. Its Pods, ConfigMaps and Secrets are empty: Pods yields the Pods, and
+// GetConfigMap and GetSecret serve the others by name.
 func (s *Stream) Bundle() *Bundle { return s.bundle }
 
 // Pods yields the Pods in the order Read returns them, making a workload's Pods when the loop
@@ -45,7 +50,7 @@ func (s *Stream) Pods() iter.Seq2[Pod, error] {
 			return // a zero Stream holds nothing
 		}
 		e := &expansion{opts: s.opts, node: s.nodeName(), scheduled: s.bundle.Context.ScheduledTime}
-		seen := newPodSet(len(s.workloads))
+		seen := newPodSet(0) // grown as Pods come: a workload may make none, or many
 		for i := range s.workloads {
 			w := &s.workloads[i]
 			pods, err := e.pods(w)

@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/podconfig/podconfig/manifest"
 )
@@ -60,8 +63,30 @@ func TestStreamMakesReadsPods(t *testing.T) {
 				got.Errors = append(got.Errors[:len(got.Errors):len(got.Errors)], errs...)
 				assert.Equal(t, want.Warnings, got.Warnings)
 				assert.Equal(t, len(want.Errors), len(got.Errors), "%v", names)
-				assert.Equal(t, want.ConfigMaps, got.ConfigMaps)
+				assert.Empty(t, got.ConfigMaps)
+				assert.Empty(t, got.Secrets)
+				assert.Equal(t, want.Services, got.Services)
+				assert.Equal(t, want.ServiceAccounts, got.ServiceAccounts)
 				assert.Equal(t, want.Node, got.Node)
+				assert.Equal(t, want.Context, got.Context)
+				for _, cm := range want.ConfigMaps {
+					got, err := s.GetConfigMap(context.Background(), cm.Namespace, cm.Name)
+					require.NoError(t, err)
+					cm = cm.DeepCopy()
+					if cm.Namespace == "" {
+						cm.Namespace = "default"
+					}
+					assert.Equal(t, cm, got)
+				}
+				for _, secret := range want.Secrets {
+					got, err := s.GetSecret(context.Background(), secret.Namespace, secret.Name)
+					require.NoError(t, err)
+					secret = secret.DeepCopy()
+					if secret.Namespace == "" {
+						secret.Namespace = "default"
+					}
+					assert.Equal(t, secret, got)
+				}
 			}
 		}
 	}
@@ -155,4 +180,87 @@ func TestZeroStream(t *testing.T) {
 	assert.Empty(t, pods)
 	assert.Empty(t, errs)
 	assert.Nil(t, s.Bundle())
+}
+
+func TestStreamObjects(t *testing.T) {
+	const doc = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+data: {a: "1"}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm, namespace: other}
+data: {a: "2"}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s, namespace: other}
+data: {b: MQ==}
+stringData: {c: "3"}
+`
+	ctx := context.Background()
+	s, err := manifest.Open(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+	require.NoError(t, err)
+	tests := []struct {
+		name                 string
+		get                  func() (interface{}, error)
+		wantNamespace        string
+		wantData, wantSecret map[string]string
+		wantNotFound         string
+	}{
+		{name: "a ConfigMap with no namespace is in default", get: func() (interface{}, error) { return s.GetConfigMap(ctx, "default", "cm") },
+			wantNamespace: "default", wantData: map[string]string{"a": "1"}},
+		{name: "and found with none", get: func() (interface{}, error) { return s.GetConfigMap(ctx, "", "cm") },
+			wantNamespace: "default", wantData: map[string]string{"a": "1"}},
+		{name: "one of the same name in another namespace is another", get: func() (interface{}, error) { return s.GetConfigMap(ctx, "other", "cm") },
+			wantNamespace: "other", wantData: map[string]string{"a": "2"}},
+		{name: "a Secret's stringData is folded into data", get: func() (interface{}, error) { return s.GetSecret(ctx, "other", "s") },
+			wantNamespace: "other", wantSecret: map[string]string{"b": "1", "c": "3"}},
+		{name: "a missing ConfigMap is the API's NotFound", get: func() (interface{}, error) { return s.GetConfigMap(ctx, "nope", "cm") },
+			wantNotFound: `configmaps "cm" not found`},
+		{name: "a missing Secret is the API's NotFound", get: func() (interface{}, error) { return s.GetSecret(ctx, "default", "s") },
+			wantNotFound: `secrets "s" not found`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj, err := tt.get()
+			if tt.wantNotFound != "" {
+				assert.True(t, apierrors.IsNotFound(err))
+				assert.EqualError(t, err, tt.wantNotFound)
+				return
+			}
+			require.NoError(t, err)
+			switch o := obj.(type) {
+			case *v1.ConfigMap:
+				assert.Equal(t, tt.wantNamespace, o.Namespace)
+				assert.Equal(t, tt.wantData, o.Data)
+			case *v1.Secret:
+				assert.Equal(t, tt.wantNamespace, o.Namespace)
+				data := map[string]string{}
+				for k, v := range o.Data {
+					data[k] = string(v)
+				}
+				assert.Equal(t, tt.wantSecret, data)
+				assert.Empty(t, o.StringData)
+			}
+		})
+	}
+	t.Run("each call decodes anew: a change to one object is not seen by the next", func(t *testing.T) {
+		cm, err := s.GetConfigMap(ctx, "", "cm")
+		require.NoError(t, err)
+		cm.Data["a"] = "changed"
+		again, err := s.GetConfigMap(ctx, "", "cm")
+		require.NoError(t, err)
+		assert.Equal(t, "1", again.Data["a"])
+	})
+	t.Run("Read returns them as written", func(t *testing.T) {
+		b, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader(doc)})
+		require.NoError(t, err)
+		require.Len(t, b.ConfigMaps, 2)
+		assert.Equal(t, "", b.ConfigMaps[0].Namespace)
+		assert.Equal(t, "other", b.ConfigMaps[1].Namespace)
+		require.Len(t, b.Secrets, 1)
+		assert.Equal(t, []byte("3"), b.Secrets[0].Data["c"])
+	})
 }
