@@ -93,7 +93,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podconfig render: %v\n", oneLine(err))
 		return exitError
 	}
-	if len(out.Pods) > 0 || len(out.Failures) == 0 {
+	if out.Rendered > 0 || len(out.Failures) == 0 {
 		if cfg.output == "crictl" {
 			err = os.MkdirAll(cfg.outputDir, 0o755)
 		} else {
@@ -114,8 +114,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podconfig render: %s\n", oneLine(errors.New(f)))
 	}
 	if len(out.Failures) > 0 {
-		if len(out.Pods) > 0 {
-			fmt.Fprintf(stderr, "podconfig render: %d failed, %d pods rendered\n", len(out.Failures), len(out.Pods))
+		if out.Rendered > 0 {
+			fmt.Fprintf(stderr, "podconfig render: %d failed, %d pods rendered\n", len(out.Failures), out.Rendered)
 		}
 		return exitError
 	}

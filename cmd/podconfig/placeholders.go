@@ -18,7 +18,7 @@ import (
 // input lacks: each key the pod reads holds "<missing Kind namespace/name key KEY>", so the output
 // shows where a value would come from, and a warning names the object.
 type placeholders struct {
-	objects *configgentest.Objects
+	objects objectStore
 	pod     *v1.Pod
 	warn    func(*v1.Container, configgen.Warning)
 	warned  map[string]bool

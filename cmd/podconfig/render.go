@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -31,7 +32,9 @@ import (
 
 // result is what render leaves once every pod is written: what standard error says about them.
 type result struct {
-	// Pods are the rendered pods' warnings, in order.
+	// Rendered is how many pods were rendered and written.
+	Rendered int
+	// Pods are the warnings of the rendered pods that have any, in order.
 	Pods     []podSummary
 	Warnings []string
 	// Failures are the documents and pods that could not be rendered, each naming the document,
@@ -124,7 +127,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	for _, err := range bundle.Errors {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
-	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle)}
+	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
 	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(stream, cfg.container) {
 		// Known before any pod is written.
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
@@ -157,7 +160,10 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		if err != nil {
 			return nil, err
 		}
-		out.Pods = append(out.Pods, summaryOf(pr))
+		out.Rendered++
+		if s := summaryOf(pr); len(s.Warnings) > 0 || len(s.Containers) > 0 {
+			out.Pods = append(out.Pods, s)
+		}
 		if r.assumesResolvConf(pr.Pod) {
 			resolvConfPods = append(resolvConfPods, pr.Pod.Namespace+"/"+pr.Pod.Name)
 		}
@@ -292,6 +298,9 @@ type renderer struct {
 	bundle     *manifest.Bundle
 	resolvConf []byte
 	objects    []interface{}
+	// store serves the input's ConfigMaps and Secrets, which objects leaves out; nil means objects
+	// holds them.
+	store *podObjects
 	// nodes are the offline nodes built so far, by the name and IPs pods give them.
 	nodes map[string]*offlineNode
 	// warn takes the warnings of the pod being rendered.
@@ -317,6 +326,70 @@ func (r *renderer) forgetPod() {
 	_ = on.node.RemovePod(pod)
 	on.node.HostUtils.ResetCalls()
 	on.node.Subpather.ResetCalls()
+	if r.store != nil {
+		r.store.forget()
+	}
+}
+
+// objectStore serves ConfigMaps and Secrets.
+type objectStore interface {
+	configgen.ConfigMapGetter
+	configgen.SecretGetter
+}
+
+// podObjects serves the input's ConfigMaps and Secrets, which the reader keeps as JSON and decodes
+// when asked, to the pod being rendered: each is decoded once for the pod, however many of its
+// containers and volumes read it, and dropped when the pod is forgotten, so that no more than one
+// pod's objects are held decoded.
+type podObjects struct {
+	next       objectStore
+	mu         sync.Mutex
+	configMaps map[string]*v1.ConfigMap
+	secrets    map[string]*v1.Secret
+}
+
+func (p *podObjects) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := namespace + "/" + name
+	if cm, ok := p.configMaps[key]; ok {
+		return cm, nil
+	}
+	cm, err := p.next.GetConfigMap(ctx, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	if p.configMaps == nil {
+		p.configMaps = map[string]*v1.ConfigMap{}
+	}
+	p.configMaps[key] = cm
+	return cm, nil
+}
+
+func (p *podObjects) GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := namespace + "/" + name
+	if s, ok := p.secrets[key]; ok {
+		return s, nil
+	}
+	s, err := p.next.GetSecret(ctx, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	if p.secrets == nil {
+		p.secrets = map[string]*v1.Secret{}
+	}
+	p.secrets[key] = s
+	return s, nil
+}
+
+// forget drops what was decoded for the pod rendered last.
+func (p *podObjects) forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.configMaps)
+	clear(p.secrets)
 }
 
 // objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
@@ -399,6 +472,8 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 type offlineNode struct {
 	node *configgentest.Node
 	gen  *configgen.Generator
+	// store serves the input's ConfigMaps and Secrets.
+	store objectStore
 	// placeholders stands in for missing objects under --allow-missing; nil otherwise.
 	placeholders *placeholders
 }
@@ -419,9 +494,15 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 		objects = append(objects[:len(objects):len(objects)], assumedNode(pod.Spec.NodeName, nodeIPs))
 	}
 	on := &offlineNode{node: r.newNode(objects, nodeIPs)}
+	on.store = on.node.Objects
+	if r.store != nil {
+		on.store = r.store
+	}
+	o := &on.node.Options
+	o.ConfigMaps, o.Secrets = on.store, on.store
 	if r.cfg.allowMissing {
-		on.placeholders = &placeholders{objects: on.node.Objects}
-		p, o := on.placeholders, &on.node.Options
+		on.placeholders = &placeholders{objects: on.store}
+		p := on.placeholders
 		o.ConfigMaps, o.Secrets = configgen.ConfigMapGetterFunc(p.configMap), configgen.SecretGetterFunc(p.secret)
 	}
 	gen, err := on.node.Generator()
@@ -581,7 +662,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
 		}
 	}
-	out.Volumes = r.renderVolumes(ctx, pod, node, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
+	out.Volumes = r.renderVolumes(ctx, pod, on, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
 	for _, e := range containersOf(pod) {
 		if r.cfg.container != "" && e.c.Name != r.cfg.container {
 			continue

@@ -9,7 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/volumes"
 )
 
@@ -32,13 +31,11 @@ type jsonFile struct {
 
 // renderVolumes builds the files of the pod's volumes as kubelet's plugins would write them. A
 // volume kubelet could not set up is a warning (the pod would not start), not a render error.
-func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, node *configgentest.Node, warn func(configgen.Warning)) []jsonVolume {
-	// The Generator's own getters: the node's objects unless --allow-missing put placeholders.
-	src := volumes.Sources{ConfigMaps: node.Objects, Secrets: node.Objects, Node: node.Objects, Tokens: volumes.PlaceholderTokens{}}
-	if o := &node.Options; o.ConfigMaps != nil {
-		src.ConfigMaps, src.Secrets = o.ConfigMaps, o.Secrets
-	}
-	src.ConfigMaps = rootCAFallback{objects: node.Objects, next: src.ConfigMaps}
+func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, warn func(configgen.Warning)) []jsonVolume {
+	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
+	o := &on.node.Options
+	src := volumes.Sources{ConfigMaps: o.ConfigMaps, Secrets: o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{}}
+	src.ConfigMaps = rootCAFallback{objects: on.store, next: src.ConfigMaps}
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// renderLivePeak renders path as podconfig render -o json does and returns the largest live
+// heap found by a full collection after every 100th pod written: what the render holds for the
+// whole input (its objects and workloads) and what it has not yet let go of the pods written.
+func renderLivePeak(t *testing.T, path string) uint64 {
+	t.Helper()
+	var peak uint64
+	live := func() {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+	}
+	cfg, _ := newRenderFlags()
+	cfg.files = []string{path}
+	pw := &podWriter{w: io.Discard, format: "json"}
+	n := 0
+	res, err := render(cfg, nil, func(p *podResult) error {
+		if n++; n%100 == 0 {
+			live()
+		}
+		return pw.pod(p)
+	})
+	require.NoError(t, err)
+	require.Empty(t, res.Failures)
+	return peak
+}
+
+// TestRenderMemoryBound holds render's peak memory to 8 times the input's size plus a constant,
+// whatever the number of pods, ConfigMaps or workloads (the reader keeps them as compact JSON and
+// the offline node forgets each pod once written): the live heap of a large input less that of a
+// small one is at most 3 times the difference in their sizes. The collector lets the heap grow to
+// twice the live heap (GOGC=100) before it collects, and reading holds the input itself besides,
+// once, so the peak grows by at most 8 times the input.
+func TestRenderMemoryBound(t *testing.T) {
+	const maxLivePerInputByte = 3
+	inputs := []struct {
+		name        string
+		small, many int
+		write       func(w io.Writer, n int)
+	}{
+		{"pods with a ConfigMap each", 200, 1200, writePodsAndConfigMaps},
+		{"Deployments", 200, 1200, writeDeployments},
+	}
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := func(n int) (string, int64) {
+				p := filepath.Join(dir, fmt.Sprintf("%d.yaml", n))
+				var sb strings.Builder
+				in.write(&sb, n)
+				require.NoError(t, os.WriteFile(p, []byte(sb.String()), 0o644))
+				return p, int64(sb.Len())
+			}
+			smallPath, smallSize := path(in.small)
+			manyPath, manySize := path(in.many)
+			small, many := renderLivePeak(t, smallPath), renderLivePeak(t, manyPath)
+			grew := int64(many) - int64(small)
+			t.Logf("live heap %.1f MB for %d bytes of input, %.1f MB for %d bytes: %.1fx the input's growth",
+				float64(small)/1e6, smallSize, float64(many)/1e6, manySize, float64(grew)/float64(manySize-smallSize))
+			require.LessOrEqual(t, grew, maxLivePerInputByte*(manySize-smallSize),
+				"the live heap grows by more than %dx the input", maxLivePerInputByte)
+		})
+	}
+}
+
+// writePodsAndConfigMaps writes n pods, each reading a ConfigMap of its own through envFrom and a
+// key reference.
+func writePodsAndConfigMaps(w io.Writer, n int) {
+	for i := range n {
+		fmt.Fprintf(w, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\ndata:\n  MODE: fast\n  LEVEL: \"%d\"\n", i, i)
+		fmt.Fprintf(w, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-%d\nspec:\n  containers:\n", i)
+		fmt.Fprintf(w, "  - name: c0\n    image: registry.example/app:1\n    envFrom:\n    - configMapRef:\n        name: cm-%d\n    env:\n    - name: LEVEL_COPY\n      valueFrom:\n        configMapKeyRef:\n          name: cm-%d\n          key: LEVEL\n", i, i)
+	}
+}
+
+// writeDeployments writes n Deployments of one container across 50 namespaces.
+func writeDeployments(w io.Writer, n int) {
+	for i := range n {
+		fmt.Fprintf(w, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-%d\n  namespace: ns-%d\n  labels:\n    app: web-%d\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: web-%d\n  template:\n    metadata:\n      labels:\n        app: web-%d\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        ports:\n        - containerPort: 80\n        resources:\n          requests:\n            cpu: 100m\n            memory: 64Mi\n", i, i%50, i, i, i)
+	}
+}
