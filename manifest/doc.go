@@ -8,6 +8,16 @@
 //		// defaults.SetObjectDefaultsPod(p.Pod) adds what the API server would store.
 //	}
 //
+// Read returns every Pod at once. For a large input, Open reads the same documents but keeps
+// each workload, ConfigMap and Secret as the compact JSON it checked: Stream.Pods makes a
+// workload's Pods when a loop reaches it, and Stream.GetConfigMap and Stream.GetSecret decode an
+// object when it is asked for, so that what is held stays about the input's size:
+//
+//	stream, err := manifest.Open(manifest.Options{}, manifest.Input{Name: "app.yaml", Reader: f})
+//	for p, err := range stream.Pods() {
+//		// err names a workload that makes no Pods, or a Pod that repeats another's identity.
+//	}
+//
 // Workloads become Pods the way their controllers make them, as of Kubernetes v1.37:
 //
 //   - Deployment: a ReplicaSet named <deployment>-<pod-template-hash>, its Pods named
