@@ -317,6 +317,9 @@ type renderer struct {
 // the pods of an input never see each other's directories, so what a node holds stays that of one
 // pod, however many the input has.
 func (r *renderer) forgetPod() {
+	if r.store != nil {
+		r.store.forget()
+	}
 	pod, on := r.rendered.pod, r.rendered.node
 	r.rendered.pod, r.rendered.node = nil, nil
 	if on == nil {
@@ -326,9 +329,6 @@ func (r *renderer) forgetPod() {
 	_ = on.node.RemovePod(pod)
 	on.node.HostUtils.ResetCalls()
 	on.node.Subpather.ResetCalls()
-	if r.store != nil {
-		r.store.forget()
-	}
 }
 
 // objectStore serves ConfigMaps and Secrets.
