@@ -42,14 +42,7 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 			return nil, err
 		}
 	}
-	// The environment is read only until criEnvs has copied it, so its space is lent from the
-	// Generator's pool and given back when this call returns.
-	scratch := g.envScratch.Get().(*envScratch)
-	defer func() {
-		scratch.release()
-		g.envScratch.Put(scratch)
-	}()
-	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true, scratch)
+	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true)
 	if err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}

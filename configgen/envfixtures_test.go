@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/features"
 )
 
 // Test doubles for the env getters, built from the ...Func adapters.
@@ -134,9 +135,16 @@ func testPod(env ...v1.EnvVar) *v1.Pod {
 	}
 }
 
-// envInput renders the pod's first container with no other source.
+// envInput renders the pod's first container with no other source, with the default gates.
 func envInput(pod *v1.Pod) configgen.EnvInput {
-	return configgen.EnvInput{Pod: pod, Container: &pod.Spec.Containers[0], EnvFiles: true, PodLevelResources: true}
+	return configgen.EnvInput{Pod: pod, Container: &pod.Spec.Containers[0]}
+}
+
+// gates returns the default gates changed by change.
+func gates(change func(*features.Gates)) *features.Gates {
+	g := features.Default()
+	change(&g)
+	return &g
 }
 
 func lit(name, value string) v1.EnvVar { return v1.EnvVar{Name: name, Value: value} }

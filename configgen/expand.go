@@ -53,9 +53,8 @@ func (l ExpansionLimits) budget() expansionBudget {
 }
 
 // expand expands input against lookup within the budget and charges the result to it. what and
-// name say what is expanded, for the error. The expansion is written into text's free room, which
-// the expansions of one container share; an input without "$" is used as it is.
-func (b *expansionBudget) expand(text *strings.Builder, input string, lookup func(string) (string, bool), what, name string) (string, error) {
+// name say what is expanded, for the error. An input without "$" is used as it is.
+func (b *expansionBudget) expand(input string, lookup func(string) (string, bool), what, name string) (string, error) {
 	if strings.IndexByte(input, '$') < 0 {
 		return input, nil
 	}
@@ -63,16 +62,7 @@ func (b *expansionBudget) expand(text *strings.Builder, input string, lookup fun
 	if b.left >= 0 && (limit < 0 || b.left < limit) {
 		limit, perValue = b.left, false
 	}
-	// The expansion goes into text's free room; one that does not fit is made on its own, so that
-	// a large value costs what it did without the shared buffer.
-	shared := limit
-	if room := text.Cap() - text.Len(); limit < 0 || room < limit {
-		shared = room
-	}
-	out, ok := expansion.ExpandLookupLimitTo(text, input, lookup, shared)
-	if !ok && shared != limit {
-		out, ok = expansion.ExpandLookupLimit(input, lookup, limit)
-	}
+	out, ok := expansion.ExpandLookupLimit(input, lookup, limit)
 	if !ok {
 		bound := fmt.Sprintf("the limit of %d bytes for one value (ExpansionLimits.MaxValueBytes)", b.perValue)
 		if !perValue {
@@ -99,55 +89,40 @@ func ExpandContainerCommandAndArgs(container *v1.Container, envs []EnvVar) (comm
 }
 
 // expandContainerCommandAndArgs is ExpandContainerCommandAndArgs within budget. lookup, when not
-// nil, resolves a name as envs would, a later duplicate winning; nil looks in envs.
+// nil, resolves a name as envs would; nil indexes envs once a reference needs it.
 func expandContainerCommandAndArgs(container *v1.Container, envs []EnvVar, lookup func(string) (string, bool), budget *expansionBudget) (command, args []string, err error) {
 	if container == nil {
 		return nil, nil, nil
 	}
-	// The expanded entries share one buffer, sized for what usually fits, and both lists share
-	// one array.
-	references, size := 0, 0
-	for _, list := range [2][]string{container.Command, container.Args} {
-		for _, s := range list {
-			if strings.IndexByte(s, '$') >= 0 {
-				references += strings.Count(s, "$(")
-				size += len(s) + 16
+	if lookup == nil {
+		var env map[string]string
+		lookup = func(name string) (string, bool) {
+			if env == nil {
+				env = envMap(envs)
 			}
+			v, ok := env[name]
+			return v, ok
 		}
 	}
-	if len(container.Command)+len(container.Args) == 0 {
-		return nil, nil, nil
-	}
-	if lookup == nil {
-		lookup = envLookup(envs, references)
-	}
-	var text strings.Builder
-	if budget.perValue < 0 || size <= budget.perValue {
-		text.Grow(size)
-	}
-	all := make([]string, len(container.Command)+len(container.Args))
-	expand := func(out, list []string, what string) error {
+	expand := func(list []string, what string) ([]string, error) {
+		if len(list) == 0 {
+			return nil, nil
+		}
+		out := make([]string, len(list))
 		for i, s := range list {
-			v, err := budget.expand(&text, s, lookup, what, strconv.Itoa(i))
+			v, err := budget.expand(s, lookup, what, strconv.Itoa(i))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			out[i] = v
 		}
-		return nil
+		return out, nil
 	}
-	n := len(container.Command)
-	if err := expand(all[:n], container.Command, "command entry"); err != nil {
+	if command, err = expand(container.Command, "command entry"); err != nil {
 		return nil, nil, err
 	}
-	if err := expand(all[n:], container.Args, "args entry"); err != nil {
+	if args, err = expand(container.Args, "args entry"); err != nil {
 		return nil, nil, err
-	}
-	if n > 0 {
-		command = all[:n:n]
-	}
-	if len(container.Args) > 0 {
-		args = all[n:]
 	}
 	return command, args, nil
 }
@@ -168,27 +143,6 @@ func ExpandContainerVolumeMounts(mount v1.VolumeMount, envs []EnvVar) (string, e
 		return "", newEnvError(ErrMissingValue, "missing value for "+strings.Join(missing, ", "), nil)
 	}
 	return expanded, nil
-}
-
-// envLookup resolves names against envs, a later duplicate winning (kubelet: envVarsToMap). For
-// a few references it scans envs from the end, which is cheaper than indexing a container's whole
-// environment (service variables included) in a map.
-func envLookup(envs []EnvVar, references int) func(string) (string, bool) {
-	if references <= 8 {
-		return func(name string) (string, bool) {
-			for i := len(envs) - 1; i >= 0; i-- {
-				if envs[i].Name == name {
-					return envs[i].Value, true
-				}
-			}
-			return "", false
-		}
-	}
-	m := envMap(envs)
-	return func(name string) (string, bool) {
-		v, ok := m[name]
-		return v, ok
-	}
 }
 
 // envMap indexes envs by name, a later duplicate winning (kubelet: envVarsToMap).

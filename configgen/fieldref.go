@@ -118,7 +118,7 @@ func (b *envBuilder) sortPodIPs() {
 			secondary = ip
 		}
 	}
-	b.podIPs = b.podIPBuf[:0]
+	b.podIPs = nil
 	if primary != "" {
 		b.podIPs = append(b.podIPs, primary)
 	}
@@ -164,7 +164,7 @@ func (b *envBuilder) nodeHostIPs() ([]string, error) {
 	}
 	var first string
 	var firstV4 bool
-	ips := b.hostIPBuf[:0]
+	var ips []string
 	for _, want := range []v1.NodeAddressType{v1.NodeInternalIP, v1.NodeExternalIP} {
 		for _, addr := range node.Status.Addresses {
 			if addr.Type != want {

@@ -35,14 +35,7 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	if fsys == nil {
 		fsys = hostfs.OS{}
 	}
-	var buf []byte
-	if s := b.in.scratch; s != nil {
-		if s.fileBuf == nil {
-			s.fileBuf = make([]byte, 0, envFileBuf)
-		}
-		buf = s.fileBuf
-	}
-	value, failure, read := readEnvFile(fsys, vol.HostPath, ref.Path, ref.Key, buf, &b.text)
+	value, failure, read := readEnvFile(fsys, vol.HostPath, ref.Path, ref.Key)
 	if read && value != "" {
 		return value, true, nil
 	}
@@ -64,18 +57,14 @@ func (b *envBuilder) fileKey(envName string, ref *v1.FileKeySelector) (value str
 	return "", false, newEnvError(ErrKeyNotFound, fmt.Sprintf("environment variable key %q not found in file %q", ref.Key, path), nil)
 }
 
-// envFileBuf is the size of the read buffer a Generator lends env files: the scanner's first
-// buffer, enough for the lines of a usual env file.
-const envFileBuf = 512
-
-// readEnvFile reads key from the env file unsafePath inside root, with buf as the scanner's first
-// buffer when it is not nil, and writes the value into text. It does not open SecureJoin's path: kubelet's SecureJoin-then-open
+// readEnvFile reads key from the env file unsafePath inside root. It does not open SecureJoin's
+// path: kubelet's SecureJoin-then-open
 // leaves a window in which the pod can swap a directory of its volume for a symlink and have the
 // kubelet read a host file into the environment. The backend opens unsafePath beneath root
 // instead, and refuses anything but a regular file or directory before reading, so a FIFO cannot
 // block the call either. A failure comes back as an envFileFailure, whose error names the path
 // SecureJoin resolved, as kubelet's errors do; ok is true when nothing failed.
-func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte, text *strings.Builder) (value string, failure envFileFailure, ok bool) {
+func readEnvFile(fsys EnvFileFS, root, unsafePath, key string) (value string, failure envFileFailure, ok bool) {
 	f, err := fsys.OpenBeneath(root, unsafePath)
 	if err != nil {
 		if nr, isNR := errors.AsType[*hostfs.NotRegularError](err); isNR {
@@ -91,7 +80,7 @@ func readEnvFile(fsys EnvFileFS, root, unsafePath, key string, buf []byte, text 
 	if mode := fi.Mode(); !mode.IsRegular() {
 		return "", envFileFailure{how: notRegularFile, mode: mode}, false
 	}
-	value, err = envfile.Scan(f, key, buf, text)
+	value, err = envfile.Scan(f, key)
 	if err != nil {
 		return "", envFileFailure{how: parseFailed, err: err}, false
 	}

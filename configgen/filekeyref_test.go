@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/envfile"
 	"github.com/podconfig/podconfig/mounts"
@@ -153,7 +154,9 @@ func TestFileKeyRef(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := envInput(testPod(tc.env))
 			in.Volumes = volumes
-			in.EnvFiles = !tc.gateOff
+			if tc.gateOff {
+				in.FeatureGates = gates(func(g *features.Gates) { g.EnvFiles = false })
+			}
 			got, warnings, err := configgen.MakeEnvironmentVariables(context.Background(), in)
 			if tc.wantWarnings != nil {
 				assert.Equal(t, tc.wantWarnings, messages(warnings))

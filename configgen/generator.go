@@ -50,7 +50,7 @@ var (
 // Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
 // Generator (or a nil one) return an ErrInvalidOptions error and do nothing. Its only mutable state
 // is a cache of the service variables it built last, reused while the Services are unchanged,
-// a pool of scratch space, and the locks by which calls for the same pod take turns making (and,
+// and the locks by which calls for the same pod take turns making (and,
 // on failure, removing) its data directories: it is safe for concurrent use, and two calls never
 // share a result.
 type Generator struct {
@@ -69,9 +69,6 @@ type Generator struct {
 	// services keeps the last service variables built, for the next call that sees the same
 	// Services.
 	services *serviceEnvCache
-	// envScratch holds *envScratch: space for an environment GenerateContainerConfig reads
-	// only until it has converted it to CRI.
-	envScratch sync.Pool
 	// podDirLocks serialise, for one pod, a call's span from making the pod's data directories
 	// to its last step that can fail and take them back, so that one call never removes
 	// directories another has just found and relies on. A pod's UID picks one of a fixed set.
@@ -92,7 +89,6 @@ func (g *Generator) lockPodDirs(pod *v1.Pod) *sync.Mutex {
 // gate, as kubelet's configuration validation does.
 func New(opts Options) (*Generator, error) {
 	g := &Generator{opts: opts, gates: features.Default(), services: &serviceEnvCache{}}
-	g.envScratch.New = func() any { return &envScratch{} }
 	if opts.FeatureGates != nil {
 		g.gates = *opts.FeatureGates
 	}

@@ -7,6 +7,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/mounts"
 )
@@ -170,8 +171,8 @@ type PodEnvInput struct {
 	Node       NodeGetter
 	// Files reads the env files of fileKeyRef; nil is the host's file system.
 	Files EnvFileFS
-	// EnvFiles and PodLevelResources are the feature gates of the same names.
-	EnvFiles, PodLevelResources bool
+	// FeatureGates are the node's feature gates; nil means features.Default().
+	FeatureGates *features.Gates
 	// UnknownIPs says what status.podIP(s) and status.hostIP(s) become before they are known.
 	// The zero value, UnknownIPsAsKubelet, is kubelet's behaviour, as in EnvInput; a provider
 	// that resolves the environment before the pod has an IP chooses UnknownIPsEmpty to go on,
@@ -195,14 +196,13 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) (PodEnv, [
 	call := envCall{EnvInput: EnvInput{
 		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
 		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Node: in.Node, Files: in.Files,
-		EnvFiles: in.EnvFiles, PodLevelResources: in.PodLevelResources,
-		UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+		FeatureGates: in.FeatureGates, UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
 	}}
 	if in.Services != nil {
 		call.Services = &listedServices{lister: in.Services}
 	}
-	call.pod = &podShared{}
-	call.scratch = &call.pod.envScratch
+	// Every container sees the same Services, so their variables are built once.
+	call.serviceCache = &serviceEnvCache{}
 	containers := PodContainers(in.Pod)
 	out := make(PodEnv, len(containers))
 	var warnings []Warning
@@ -213,7 +213,7 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) (PodEnv, [
 		if err != nil {
 			return nil, warnings, asError(err, ReasonFailedToCreateEnvVars, in.Pod, pc.Container)
 		}
-		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs), Vars: cloneEnv(envs)}
+		out[i] = ContainerEnv{PodContainer: pc, Env: toAPIEnv(envs), Vars: envs}
 	}
 	return out, warnings, nil
 }
@@ -292,12 +292,4 @@ func MakePodVolumeMounts(pod *v1.Pod, envs []ContainerEnv, supportsRecursiveRead
 		out[i] = ContainerMounts{PodContainer: pc, Mounts: ms}
 	}
 	return out, nil
-}
-
-// cloneEnv copies envs out of the scratch space the next container's call reuses; nil for none.
-func cloneEnv(envs []EnvVar) []EnvVar {
-	if len(envs) == 0 {
-		return nil
-	}
-	return append([]EnvVar(nil), envs...)
 }

@@ -79,7 +79,7 @@ func (b *envBuilder) allocatable(res v1.ResourceName) (resource.Quantity, bool) 
 	if !ok {
 		return resource.Quantity{}, false
 	}
-	if b.in.PodLevelResources && (res == v1.ResourceCPU || res == v1.ResourceMemory) && podLevelLimitsSet(b.in.Pod) {
+	if b.gates.PodLevelResources && (res == v1.ResourceCPU || res == v1.ResourceMemory) && podLevelLimitsSet(b.in.Pod) {
 		if limit, ok := b.in.Pod.Spec.Resources.Limits[res]; ok && !limit.IsZero() {
 			return limit, true
 		}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/features"
 )
 
 func TestResourceFieldRef(t *testing.T) {
@@ -131,7 +132,7 @@ func TestResourceFieldRef(t *testing.T) {
 				tc.mutate(pod)
 			}
 			in := envInput(pod)
-			in.PodLevelResources = tc.podLevelResources
+			in.FeatureGates = gates(func(g *features.Gates) { g.PodLevelResources = tc.podLevelResources })
 			switch {
 			case tc.noNode:
 				in.Node = nil

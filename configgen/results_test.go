@@ -29,9 +29,9 @@ func resultVariant(i int) *v1.Pod {
 	return pod
 }
 
-// A Generator lends each call pooled scratch space. Nothing it returns may point into that space:
-// configs kept while other calls run on the same Generator, from many goroutines, stay exactly
-// what each pod renders to on a Generator of its own.
+// Nothing a Generator returns may point into what it keeps or reuses (the cached service
+// variables): configs kept while other calls run on the same Generator, from many goroutines,
+// stay exactly what each pod renders to on a Generator of its own.
 func TestGeneratorResultsOutliveLaterCalls(t *testing.T) {
 	const variants, rounds = 6, 15
 	fixedName := func() uint32 { return 7 } // termination-message files get one name on every node

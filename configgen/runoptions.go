@@ -58,7 +58,7 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 	if err := g.built(); err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false, nil)
+	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false)
 	if err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
@@ -72,20 +72,12 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 
 func noop() {}
 
-// runOptions is one call's options with the hosts-file writes recorded for them.
-type runOptions struct {
-	opts      RunContainerOptions
-	hostsFile deferredWrites
-}
-
 // runContainerOptions is GenerateRunContainerOptions without its file writes: the pod's
 // etc-hosts file is recorded in the returned deferredWrites and the container directory is left
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
-// expanded and checked before any host effect, and returned. A non-nil scratch lends the
-// environment, the mounts and the options themselves their space (envCall.scratch,
-// mounts.AppendMounts): the caller reads opts only until it gives scratch back.
-func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, scratch *envScratch) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
+// expanded and checked before any host effect, and returned.
+func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
 		return nil, nil, noop, commandLine{}, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
@@ -104,16 +96,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		return nil, nil, noop, commandLine{}, err
 	}
 	podIPs = HostNetworkPodIPs(pod, podIPs, g.opts.NodeIPs)
-	// The options and the recorded hosts-file writes live in one allocation; GenerateContainerConfig
-	// reads them only during the call, so they take scratch's space then.
-	var block *runOptions
-	if scratch != nil {
-		block = &scratch.run
-		*block = runOptions{}
-	} else {
-		block = new(runOptions)
-	}
-	opts := &block.opts
+	opts := &RunContainerOptions{}
 	supportsRRO := g.supportsRecursiveReadOnly(pod, container, opts)
 
 	if g.opts.DeviceResources != nil {
@@ -151,37 +134,35 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	opts.Warnings = append(opts.Warnings, warnings(ReasonBlockDeviceMissing, container.Name, msgs)...)
 
 	// One expansion budget covers the container's env values, then its command and args.
-	envs, envWarnings, budget, checked, err := makeEnvironmentVariablesWithin(ctx, envCall{
+	env, err := buildEnv(ctx, envCall{
 		EnvInput: EnvInput{
 			Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 			ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
-			Files: g.files, EnvFiles: g.gates.EnvFiles, PodLevelResources: g.gates.PodLevelResources,
+			Files: g.files, FeatureGates: &g.gates,
 		},
-		serviceCache: g.services, scratch: scratch,
+		serviceCache: g.services,
 	}, g.opts.ExpansionLimits.budget())
 	if err != nil {
 		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)
 	}
-	// Device-plugin variables come first when there are any; otherwise the slice is taken as is.
+	// Device-plugin variables come first when there are any.
+	lookup := env.lookup
 	if len(opts.Envs) == 0 {
-		opts.Envs = envs
+		opts.Envs = env.result
 	} else {
-		opts.Envs = append(opts.Envs, envs...)
+		opts.Envs = append(opts.Envs, env.result...)
+		lookup = nil
 	}
-	opts.Warnings = append(opts.Warnings, envWarnings...)
+	opts.Warnings = append(opts.Warnings, env.warnings...)
 	// The service variables at the end were checked when the Generator cached them.
-	if err := checkEnv(pod, container, opts.Envs[:len(opts.Envs)-checked]); err != nil {
+	if err := checkEnv(pod, container, opts.Envs[:len(opts.Envs)-env.checked]); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
 	var cmd commandLine
 	if withCommand {
-		// Without device-plugin variables the environment is the builder's result, which it
-		// looks names up in without a scan or a map.
-		var lookup func(string) (string, bool)
-		if scratch != nil && len(opts.Envs) == len(envs) {
-			lookup = scratch.lookupEnv
-		}
-		if cmd.command, cmd.args, err = expandContainerCommandAndArgs(container, opts.Envs, lookup, &budget); err != nil {
+		// Without device-plugin variables the builder looks names up as the environment would,
+		// without indexing it again.
+		if cmd.command, cmd.args, err = expandContainerCommandAndArgs(container, opts.Envs, lookup, &env.budget); err != nil {
 			return nil, nil, noop, commandLine{}, err
 		}
 		if err := checkCommandLine(pod, container, &cmd); err != nil {
@@ -189,10 +170,10 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		}
 	}
 
-	hostsFile := &block.hostsFile
+	hostsFile := &deferredWrites{}
 	mountsIn := mounts.Input{
 		Pod: pod, Container: container, PodDir: podDir, PodIPs: podIPs, Volumes: volumes,
-		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs, scratch), SupportsRecursiveReadOnly: supportsRRO,
+		HostUtils: g.hostUtils, Subpather: g.subpather, Env: subPathEnv(container, opts.Envs), SupportsRecursiveReadOnly: supportsRRO,
 		// The write is deferred (hostsFile) until nothing else can fail.
 		EnsureHostsFile: func() (string, error) {
 			return hosts.MakeHostsFile(hostsFile, hosts.HostsFileOptions{
@@ -201,28 +182,11 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 			})
 		},
 	}
-	var undo func()
-	if scratch != nil {
-		// The mounts are read only until MakeCRIMounts has copied them: they take scratch's
-		// space, after the device-plugin mounts.
-		var ms []mounts.Mount
-		ms, undo, msgs, err = mounts.AppendMounts(append(scratch.mounts[:0], opts.Mounts...), mountsIn)
-		if err != nil {
-			return nil, nil, noop, commandLine{}, err
-		}
-		opts.Mounts, scratch.mounts = ms, ms
-	} else {
-		var ms []mounts.Mount
-		ms, undo, msgs, err = mounts.MakeMounts(mountsIn)
-		if err != nil {
-			return nil, nil, noop, commandLine{}, err
-		}
-		if len(opts.Mounts) == 0 {
-			opts.Mounts = ms
-		} else {
-			opts.Mounts = append(opts.Mounts, ms...)
-		}
+	ms, undo, msgs, err := mounts.MakeMounts(mountsIn)
+	if err != nil {
+		return nil, nil, noop, commandLine{}, err
 	}
+	opts.Mounts = append(opts.Mounts, ms...)
 	opts.Warnings = append(opts.Warnings, warnings(ReasonSubPathCheckFailed, container.Name, msgs)...)
 	return opts, hostsFile, undo, cmd, nil
 }
@@ -231,9 +195,8 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 // envVarsToMap. Only subPathExpr reads it, so containers without one skip building it, and only
 // the names a $(NAME) reference can name are put in: whatever follows a "$(" up to the next ")".
 // That is every name the expansion looks up (and a few it may not, after a "$$("), so the map
-// stays as small as the references. With scratch, the map is scratch's, emptied: MakeMounts reads
-// it only during the call.
-func subPathEnv(container *v1.Container, envs []EnvVar, scratch *envScratch) map[string]string {
+// stays as small as the references.
+func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
 	var env map[string]string
 	for i := range container.VolumeMounts {
 		expr := container.VolumeMounts[i].SubPathExpr
@@ -241,16 +204,7 @@ func subPathEnv(container *v1.Container, envs []EnvVar, scratch *envScratch) map
 			continue
 		}
 		if env == nil {
-			switch {
-			case scratch == nil:
-				env = map[string]string{}
-			case scratch.subPathEnv == nil:
-				env = map[string]string{}
-				scratch.subPathEnv = env
-			default:
-				env = scratch.subPathEnv
-				clear(env)
-			}
+			env = map[string]string{}
 		}
 		for {
 			start := strings.Index(expr, "$(")

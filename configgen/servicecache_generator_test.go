@@ -17,8 +17,8 @@ import (
 	"github.com/podconfig/podconfig/configgen/configgentest"
 )
 
-// The service variables a Generator caches, checked once when stored, and the scratch space its
-// calls share must not change what any call returns: pods of four namespaces, each seeing other
+// The service variables a Generator caches, checked once when stored, must not change what any
+// call returns: pods of four namespaces, each seeing other
 // Services, render at once on one Generator (the cache is replaced back and forth), and each gets
 // exactly the environment and args MakeEnvironmentVariables and ExpandContainerCommandAndArgs
 // give it alone. The namespace whose Service makes an invalid variable name is refused every
@@ -96,7 +96,7 @@ func TestGeneratorServiceCacheAcrossNamespaces(t *testing.T) {
 // FuzzGeneratorEnvMatchesMakeEnvironmentVariables renders a container whose environment the
 // fuzzer shapes (Service and port names, an envFrom prefix and key, values with references, args)
 // three times on one Generator, a different pod in between, so that the later calls take the
-// service variables from the cache and the pooled scratch from the earlier ones. Property: every
+// service variables from the cache. Property: every
 // successful config has exactly MakeEnvironmentVariables' environment, and the args and command
 // ExpandContainerCommandAndArgs makes of it; none of its names is empty or holds '=' or NUL, no
 // value holds NUL, and it survives proto.Marshal.

@@ -12,7 +12,7 @@ import (
 
 // TestZeroGenerator calls every method of a Generator that New did not build, with a pod that a
 // built one renders: each returns ErrInvalidOptions and touches nothing, where a zero
-// Generator used to panic (its scratch pool and backends are set only by New) or, for PodDir,
+// Generator used to panic (its backends are set only by New) or, for PodDir,
 // answer a path under "/".
 func TestZeroGenerator(t *testing.T) {
 	ctx := context.Background()

@@ -139,15 +139,13 @@ func BenchmarkMakeMountsBenchpod(b *testing.B) {
 		HostUtils: hu, Subpather: mountstest.NewSubpather(hu), Env: map[string]string{"POD_NAME": benchpod.Name},
 		EnsureHostsFile: func() (string, error) { return podDir + "/etc-hosts", nil },
 	}
-	var buf []mounts.Mount
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		ms, _, _, err := mounts.AppendMounts(buf[:0], in)
+		ms, _, _, err := mounts.MakeMounts(in)
 		if err != nil || len(ms) != 7 {
-			b.Fatalf("AppendMounts: %d mounts, %v", len(ms), err)
+			b.Fatalf("MakeMounts: %d mounts, %v", len(ms), err)
 		}
-		buf = ms
 		hu.ResetCalls()
 		in.Subpather.(*mountstest.Subpather).ResetCalls()
 	}

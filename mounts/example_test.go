@@ -67,32 +67,6 @@ func ExampleMakeMounts_subPathEscape() {
 	// unable to provision SubPath `../../etc/shadow`: must not contain '..'
 }
 
-// A caller that converts each container's mounts to CRI right away can lend MakeMounts one slice
-// for every container: AppendMounts fills the slice's room instead of allocating, and ToCRIMounts
-// copies what the CRI messages need.
-func ExampleAppendMounts() {
-	vols := mounts.VolumeMap{"cache": {HostPath: "/vol/cache"}, "data": {HostPath: "/vol/data", ReadOnly: true}}
-	var buf []mounts.Mount
-	for _, ctr := range []v1.Container{
-		{Name: "web", VolumeMounts: []v1.VolumeMount{{Name: "cache", MountPath: "/cache"}, {Name: "data", MountPath: "/data"}}},
-		{Name: "sidecar", VolumeMounts: []v1.VolumeMount{{Name: "data", MountPath: "/srv"}}},
-	} {
-		ms, _, _, err := mounts.AppendMounts(buf[:0], mounts.Input{Pod: &v1.Pod{}, Container: &ctr, Volumes: vols})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		for _, m := range mounts.ToCRIMounts(ms, false) {
-			fmt.Printf("%s: %s -> %s ro=%v\n", ctr.Name, m.HostPath, m.ContainerPath, m.Readonly)
-		}
-		buf = ms // the next container reuses the room
-	}
-	// Output:
-	// web: /vol/cache -> /cache ro=false
-	// web: /vol/data -> /data ro=true
-	// sidecar: /vol/data -> /srv ro=true
-}
-
 // A runtime shim that drives Docker turns CRI mounts into -v bind strings.
 func ExampleDockerBindStrings() {
 	binds, warnings := mounts.DockerBindStrings([]*runtimeapi.Mount{

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -80,27 +79,6 @@ func MakeMounts(in Input) (mounts []Mount, cleanup func(), warnings []string, er
 	ms, cleanup, warnings, err := appendMounts(make([]Mount, 0, mountCount(in)), in)
 	if err != nil {
 		return nil, noop, warnings, err
-	}
-	return ms, cleanup, warnings, nil
-}
-
-// AppendMounts is MakeMounts with the mounts appended to dst, and the extended slice returned,
-// as append does: when dst has room for them, no slice is allocated. A caller that reads the
-// mounts only until it has converted them (ToCRIMounts copies every field) can so reuse one
-// slice across calls. Everything else, the checks, the host effects and their undo, the
-// cleanup and the warnings, is MakeMounts'. On error it returns dst unchanged; the elements
-// beyond its length may have been overwritten.
-func AppendMounts(dst []Mount, in Input) (mounts []Mount, cleanup func(), warnings []string, err error) {
-	if in.Pod == nil || in.Container == nil {
-		return dst, noop, nil, errNilPodOrContainer()
-	}
-	base := len(dst)
-	dst = slices.Grow(dst, mountCount(in))
-	// The mounts are filled field by field, so a reused slice must start from zero values.
-	clear(dst[base : base+len(in.Container.VolumeMounts)])
-	ms, cleanup, warnings, err := appendMounts(dst, in)
-	if err != nil {
-		return dst[:base], noop, warnings, err
 	}
 	return ms, cleanup, warnings, nil
 }

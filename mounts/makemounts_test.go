@@ -51,15 +51,8 @@ type makeMountsCase struct {
 	check        func(t *testing.T, hu *mountstest.HostUtils, sp *mountstest.Subpather)
 }
 
-// run checks the case through MakeMounts, then through AppendMounts onto a slice that holds one
-// mount already and stale mounts in its spare capacity, as a reused slice does.
+// run checks the case through MakeMounts.
 func (tc makeMountsCase) run(t *testing.T) {
-	t.Helper()
-	tc.runWith(t, false)
-	tc.runWith(t, true)
-}
-
-func (tc makeMountsCase) runWith(t *testing.T, appendTo bool) {
 	t.Helper()
 	hu := mountstest.NewHostUtils()
 	sp := mountstest.NewSubpather(hu)
@@ -95,38 +88,13 @@ func (tc makeMountsCase) runWith(t *testing.T, appendTo bool) {
 		SupportsRecursiveReadOnly: tc.supportsRRO,
 		EnsureHostsFile:           ensure,
 	}
-	var (
-		got, dst []mounts.Mount
-		cleanup  func()
-		warnings []string
-		err      error
-	)
-	if appendTo {
-		dst = reusedSlice(len(tc.mounts) + 1)
-		got, cleanup, warnings, err = mounts.AppendMounts(dst, in)
-	} else {
-		got, cleanup, warnings, err = mounts.MakeMounts(in)
-	}
+	got, cleanup, warnings, err := mounts.MakeMounts(in)
 	require.NotNil(t, cleanup, "cleanup is never nil")
 	switch {
 	case tc.wantErr != "":
 		require.EqualError(t, err, tc.wantErr)
-		if appendTo {
-			assert.Equal(t, dst, got, "AppendMounts returns dst unchanged on error")
-		} else {
-			assert.Nil(t, got)
-		}
+		assert.Nil(t, got)
 		assert.Empty(t, sp.Binds(), "a failed call leaves no bind behind")
-	case appendTo:
-		require.NoError(t, err)
-		require.NotEmpty(t, got)
-		assert.Same(t, &dst[0], &got[0], "AppendMounts uses dst's room")
-		assert.Equal(t, dst[0], got[0], "AppendMounts keeps what dst held")
-		if len(tc.want) == 0 {
-			assert.Len(t, got, 1)
-		} else {
-			assert.Equal(t, tc.want, got[1:], "AppendMounts appends what MakeMounts returns, with nothing of the stale mounts")
-		}
 	default:
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got)
@@ -138,17 +106,6 @@ func (tc makeMountsCase) runWith(t *testing.T, appendTo bool) {
 	if tc.check != nil {
 		tc.check(t, hu, sp)
 	}
-}
-
-// reusedSlice is a slice of one mount with room for n more, each a stale mount with every field set.
-func reusedSlice(n int) []mounts.Mount {
-	s := make([]mounts.Mount, 1+n)
-	for i := range s {
-		s[i] = mounts.Mount{Name: "stale", ContainerPath: "/stale", HostPath: "/stale", Image: &runtimeapi.ImageSpec{Image: "stale"},
-			ImageSubPath: "stale", ReadOnly: true, RecursiveReadOnly: true, SELinuxRelabel: true, Propagation: bidi, BindMountOptions: []string{"stale"}}
-	}
-	s[0].Name = "kept"
-	return s[:1]
 }
 
 // disk is a plain volume used by most cases.

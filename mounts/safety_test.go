@@ -235,13 +235,6 @@ func TestMakeMountsNilPodOrContainer(t *testing.T) {
 	_, _, _, err = mounts.MakeMounts(mounts.Input{Pod: &v1.Pod{}})
 	assert.ErrorIs(t, err, mounts.ErrMissingDependency)
 
-	dst := []mounts.Mount{{Name: "kept"}}
-	got, cleanup, _, err := mounts.AppendMounts(dst, mounts.Input{Pod: &v1.Pod{}})
-	require.EqualError(t, err, "MakeMounts: pod and container must not be nil")
-	assert.ErrorIs(t, err, mounts.ErrMissingDependency)
-	assert.Equal(t, dst, got, "AppendMounts returns dst unchanged")
-	require.NotNil(t, cleanup)
-	cleanup()
 }
 
 func TestValidateSubPath(t *testing.T) {

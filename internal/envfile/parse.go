@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
-	"strings"
 )
 
 // FormatError is a syntax error in an env file. Its text is kubelet's.
@@ -69,7 +68,7 @@ func Parse(r io.Reader, path, key string) (string, error) {
 	if r == nil {
 		return "", fmt.Errorf("failed to read environment variable file %q: no reader", path)
 	}
-	value, err := Scan(r, key, nil, nil)
+	value, err := Scan(r, key)
 	if re, ok := err.(*ReadError); ok {
 		return "", re.WithPath(path)
 	}
@@ -110,19 +109,13 @@ func (e *ReadError) WithPath(path string) error {
 }
 
 // Scan is Parse for a caller that names the file only if something fails: a failure to read
-// comes back as *ReadError, whose WithPath gives Parse's error. buf, when its capacity is at
-// least 512 bytes, is the scanner's first buffer, so a caller that reads many files can lend the
-// same one; the result never points into it. out, when not nil, receives the value, which is
-// returned as a string sharing out's bytes, so that the caller's strings share one allocation.
-func Scan(r io.Reader, key string, buf []byte, out *strings.Builder) (string, error) {
+// comes back as *ReadError, whose WithPath gives Parse's error.
+func Scan(r io.Reader, key string) (string, error) {
 	if r == nil {
 		return "", &ReadError{Err: errNoReader}
 	}
 	sc := bufio.NewScanner(r)
-	if cap(buf) < startBuf {
-		buf = make([]byte, 0, startBuf)
-	}
-	sc.Buffer(buf[:0], bufio.MaxScanTokenSize)
+	sc.Buffer(make([]byte, 0, startBuf), bufio.MaxScanTokenSize)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -152,7 +145,7 @@ func Scan(r io.Reader, key string, buf []byte, out *strings.Builder) (string, er
 		if len(value) == 0 || value[0] != '\'' {
 			return "", &FormatError{Line: line, Reason: "value must be enclosed in single quotes"}
 		}
-		v, err := readQuoted(sc, value[1:], &line, match, out)
+		v, err := readQuoted(sc, value[1:], &line, match)
 		if err != nil || match {
 			return v, err
 		}
@@ -164,9 +157,8 @@ func Scan(r io.Reader, key string, buf []byte, out *strings.Builder) (string, er
 }
 
 // readQuoted reads a quoted value whose text after the opening quote starts with rest, taking
-// further lines from sc until the closing quote. It collects the value only when keep is set,
-// into out when that is not nil.
-func readQuoted(sc *bufio.Scanner, rest []byte, line *int, keep bool, out *strings.Builder) (string, error) {
+// further lines from sc until the closing quote. It collects the value only when keep is set.
+func readQuoted(sc *bufio.Scanner, rest []byte, line *int, keep bool) (string, error) {
 	start := *line
 	var value []byte
 	for {
@@ -177,12 +169,6 @@ func readQuoted(sc *bufio.Scanner, rest []byte, line *int, keep bool, out *strin
 			}
 			if !keep {
 				return "", nil
-			}
-			if out != nil {
-				at := out.Len()
-				out.Write(value)
-				out.Write(rest[:q])
-				return out.String()[at:], nil
 			}
 			if value == nil {
 				// A one-line value is copied once, straight from the line.

@@ -36,14 +36,6 @@ func ExpandLookupLimit(input string, lookup func(name string) (string, bool), li
 	return expand(input, lookup, limit)
 }
 
-// ExpandLookupLimitTo is ExpandLookupLimit writing the expansion at the end of text and returning
-// it as a string that shares text's bytes, so that the expansions of many inputs share one
-// allocation. The limit counts only this expansion's bytes. An input without "$" is returned as
-// is and nothing is written; after a failure text may hold part of the expansion.
-func ExpandLookupLimitTo(text *strings.Builder, input string, lookup func(name string) (string, bool), limit int) (string, bool) {
-	return expandTo(text, input, lookup, limit)
-}
-
 // MappingFuncFor returns a mapping for Expand that looks a name up in each map in turn and returns
 // the first value found; a name found in none is returned as the literal reference $(NAME), so it
 // survives expansion unchanged. It reproduces kubelet's expansion.MappingFuncFor.
@@ -89,22 +81,13 @@ func ExpandStrictLimit(input string, env map[string]string, limit int) (expanded
 // stack because resolve never sees it. With a limit of 0 or more, ok is false as soon as the
 // output would exceed limit bytes; every write is checked before it is made.
 func expand(input string, resolve func(name string) (string, bool), limit int) (out string, ok bool) {
-	if strings.IndexByte(input, '$') < 0 {
-		return input, true
-	}
-	var b strings.Builder
-	return expandTo(&b, input, resolve, limit)
-}
-
-// expandTo is expand writing at the end of b.
-func expandTo(b *strings.Builder, input string, resolve func(name string) (string, bool), limit int) (out string, ok bool) {
 	i := strings.IndexByte(input, '$')
 	if i < 0 {
 		return input, true
 	}
-	start := b.Len()
+	var b strings.Builder
 	// fits reports whether n more bytes stay within the limit.
-	fits := func(n int) bool { return limit < 0 || b.Len()-start+n <= limit }
+	fits := func(n int) bool { return limit < 0 || b.Len()+n <= limit }
 	if grow := len(input) + 32; limit < 0 || grow <= limit {
 		b.Grow(grow)
 	} else {
@@ -182,7 +165,7 @@ func expandTo(b *strings.Builder, input string, resolve func(name string) (strin
 				return "", false
 			}
 			b.WriteString(input[i:])
-			return b.String()[start:], true
+			return b.String(), true
 		}
 		if !fits(next) {
 			return "", false

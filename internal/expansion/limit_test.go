@@ -34,33 +34,6 @@ func TestExpandLookupLimit(t *testing.T) {
 	}
 }
 
-// ExpandLookupLimitTo gives ExpandLookupLimit's results while many expansions share one buffer:
-// each counts only its own bytes against the limit, earlier results are never overwritten, and an
-// input without "$" is returned as is without writing.
-func TestExpandLookupLimitTo(t *testing.T) {
-	vars := map[string]string{"A": "aaaa", "B": "b"}
-	lookup := func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
-	var text strings.Builder
-	text.Grow(64)
-	var got []string
-	for _, in := range []string{"$(A)$(A)", "x$(B)y", "no dollar", "$(NOPE)", "$$(A)", "$(A)-$(B)-$(A)"} {
-		want, wantOK := ExpandLookupLimit(in, lookup, 9)
-		before := text.Len()
-		out, ok := ExpandLookupLimitTo(&text, in, lookup, 9)
-		require.Equal(t, wantOK, ok, in)
-		require.Equal(t, want, out, in)
-		if !strings.Contains(in, "$") {
-			assert.Equal(t, before, text.Len(), "nothing written for %q", in)
-		}
-		got = append(got, out)
-	}
-	// The last one, 11 bytes, is over the limit of 9 however much room the buffer has.
-	assert.Equal(t, []string{"aaaaaaaa", "xby", "no dollar", "$(NOPE)", "$(A)", ""}, got, "earlier results stay intact")
-	out, ok := ExpandLookupLimitTo(&text, "$(A)-$(B)-$(A)", lookup, -1)
-	assert.True(t, ok)
-	assert.Equal(t, "aaaa-b-aaaa", out)
-}
-
 // TestExpandLookupLimitBoundsMemory: a doubling chain of variables (each $(prev)$(prev)) stops at
 // the bound, and what it allocated stays a small multiple of the bound.
 func TestExpandLookupLimitBoundsMemory(t *testing.T) {

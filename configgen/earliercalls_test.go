@@ -15,17 +15,16 @@ import (
 	"github.com/podconfig/podconfig/configgen/configgentest"
 )
 
-// scratchRequest asks for ctr of pod with an IP, so with the hosts mount, on node's volumes.
-func scratchRequest(node *configgentest.Node, pod *v1.Pod, ctr *v1.Container) configgen.ContainerRequest {
+// mountsRequest asks for ctr of pod with an IP, so with the hosts mount, on node's volumes.
+func mountsRequest(node *configgentest.Node, pod *v1.Pod, ctr *v1.Container) configgen.ContainerRequest {
 	pod.Spec.Containers = []v1.Container{*ctr}
 	return configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], PodIPs: []string{"10.244.0.5"},
 		ImageRef: "sha256:1f2e", Volumes: node.Volumes(pod)}
 }
 
-// GenerateContainerConfig lends each call the space an earlier call's mounts and subPathExpr
-// environment used: whatever ran before on the same Generator, a container gets exactly the
-// mounts, or the error, it gets on a Generator of its own.
-func TestGenerateContainerConfigScratchKeepsNothingOfEarlierCalls(t *testing.T) {
+// Whatever ran before on the same Generator, a container gets exactly the mounts, or the error,
+// it gets on a Generator of its own.
+func TestGenerateContainerConfigKeepsNothingOfEarlierCalls(t *testing.T) {
 	hostToCtr := v1.MountPropagationHostToContainer
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "uid-1"},
@@ -69,7 +68,7 @@ func TestGenerateContainerConfigScratchKeepsNothingOfEarlierCalls(t *testing.T) 
 	generate := func(t *testing.T, node *configgentest.Node, ctr *v1.Container) ([]*runtimeapi.Mount, error) {
 		gen, err := node.Generator()
 		require.NoError(t, err)
-		cfg, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(node, pod, ctr))
+		cfg, err := gen.GenerateContainerConfig(context.Background(), mountsRequest(node, pod, ctr))
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +82,7 @@ func TestGenerateContainerConfigScratchKeepsNothingOfEarlierCalls(t *testing.T) 
 		for _, c := range containers {
 			t.Run(c.name, func(t *testing.T) {
 				want, wantErr := generate(t, configgentest.NewNode(), &c.ctr)
-				cfg, err := gen.GenerateContainerConfig(context.Background(), scratchRequest(shared, pod, &c.ctr))
+				cfg, err := gen.GenerateContainerConfig(context.Background(), mountsRequest(shared, pod, &c.ctr))
 				if c.wantErr != "" {
 					require.Error(t, wantErr)
 					assert.ErrorContains(t, wantErr, c.wantErr)
