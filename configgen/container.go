@@ -42,7 +42,18 @@ func (g *Generator) GenerateContainerConfig(ctx context.Context, req ContainerRe
 			return nil, err
 		}
 	}
-	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true)
+	// The environment is read only until criEnvs has copied it, so its memory comes from the
+	// Generator's pool and goes back, emptied, when this call returns.
+	space, _ := g.envSpaces.Get().(*envSpace)
+	if space == nil {
+		space = &envSpace{}
+	}
+	defer func() {
+		if space.release() {
+			g.envSpaces.Put(space)
+		}
+	}()
+	opts, hostsFile, undo, cmd, err := g.runContainerOptions(ctx, req, true, space)
 	if err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}

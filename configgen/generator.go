@@ -48,11 +48,11 @@ var (
 )
 
 // Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
-// Generator (or a nil one) return an ErrInvalidOptions error and do nothing. Its only mutable state
-// is a cache of the service variables it built last, reused while the Services are unchanged,
-// and the locks by which calls for the same pod take turns making (and,
-// on failure, removing) its data directories: it is safe for concurrent use, and two calls never
-// share a result.
+// Generator (or a nil one) return an ErrInvalidOptions error and do nothing. Its only mutable
+// state is a cache of the service variables it built last, reused while the Services are
+// unchanged, a pool of memory for the environments GenerateContainerConfig builds and converts,
+// and the locks by which calls for the same pod take turns making (and, on failure, removing)
+// its data directories: it is safe for concurrent use, and two calls never share a result.
 type Generator struct {
 	opts      Options
 	gates     FeatureGates
@@ -73,6 +73,8 @@ type Generator struct {
 	// to its last step that can fail and take them back, so that one call never removes
 	// directories another has just found and relies on. A pod's UID picks one of a fixed set.
 	podDirLocks keylock.Set
+	// envSpaces holds *envSpace for GenerateContainerConfig.
+	envSpaces sync.Pool
 }
 
 // lockPodDirs locks the pod's entry of podDirLocks and returns it, for the caller to unlock.

@@ -58,7 +58,7 @@ func (g *Generator) GenerateRunContainerOptions(ctx context.Context, req Contain
 	if err := g.built(); err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
-	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false)
+	opts, hostsFile, undo, _, err := g.runContainerOptions(ctx, req, false, nil)
 	if err != nil {
 		return nil, asError(err, ReasonCreateContainerConfigError, pod, container)
 	}
@@ -76,8 +76,9 @@ func noop() {}
 // etc-hosts file is recorded in the returned deferredWrites and the container directory is left
 // out, so GenerateContainerConfig can make both only once nothing else can fail. The returned undo
 // reverses the subPath preparations. With withCommand, the container's command and args are
-// expanded and checked before any host effect, and returned.
-func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
+// expanded and checked before any host effect, and returned. A non-nil space lends the
+// environment its memory: the caller then reads opts.Envs only until it releases space.
+func (g *Generator) runContainerOptions(ctx context.Context, req ContainerRequest, withCommand bool, space *envSpace) (*RunContainerOptions, *deferredWrites, func(), commandLine, error) {
 	pod, container, podIPs, volumes := req.Pod, req.Container, req.PodIPs, req.Volumes
 	if pod == nil || container == nil {
 		return nil, nil, noop, commandLine{}, fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
@@ -140,7 +141,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 			ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
 			Files: g.files, FeatureGates: &g.gates,
 		},
-		serviceCache: g.services,
+		serviceCache: g.services, space: space,
 	}, g.opts.ExpansionLimits.budget())
 	if err != nil {
 		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)
