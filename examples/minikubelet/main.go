@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -172,12 +173,30 @@ type podResult struct {
 	Error string `json:"error,omitempty"`
 }
 
+// writeStatuses writes the statuses to a new file, readable by its owner alone (what containers
+// logged may be secret), and renames it to path: a symlink or a file of a wider mode already at
+// path is replaced, never written through.
 func writeStatuses(path string, statuses []podResult) error {
 	data, err := json.MarshalIndent(statuses, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o600)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*") // O_EXCL, 0600
+	if err != nil {
+		return fmt.Errorf("-status-file: %w", err)
+	}
+	_, err = f.Write(append(data, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("-status-file: %w", err)
+	}
+	return nil
 }
 
 // reloadOnHangup re-reads the manifest on SIGHUP and puts its ConfigMaps and Secrets in the node's

@@ -44,3 +44,37 @@ func TestStatusFileIsJSONWithAnEntryPerPod(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "container logs and messages may hold secrets")
 }
+
+// The status file holds what containers wrote (their logs' ends, termination messages), which may
+// be secrets: an existing file, or a symlink planted where it goes, must not make minikubelet
+// write them through the link or keep a mode that lets others read them.
+func TestStatusFileDoesNotFollowSymlinksOrKeepAWiderMode(t *testing.T) {
+	dir := t.TempDir()
+	statuses := []podResult{{Namespace: "default", Name: "web", Status: &node.PodStatus{UID: "u-1"}, Error: "the secret is s3cr3t"}}
+
+	target := filepath.Join(dir, "elsewhere")
+	require.NoError(t, os.WriteFile(target, []byte("host file\n"), 0o644))
+	link := filepath.Join(dir, "status-link.json")
+	require.NoError(t, os.Symlink(target, link))
+	require.NoError(t, writeStatuses(link, statuses))
+	data, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "host file\n", string(data), "the status was written through a symlink")
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular(), "the status file replaces the link")
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+
+	existing := filepath.Join(dir, "status.json")
+	require.NoError(t, os.WriteFile(existing, []byte("old\n"), 0o644))
+	require.NoError(t, writeStatuses(existing, statuses))
+	fi, err = os.Stat(existing)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "an existing file kept its mode")
+	data, err = os.ReadFile(existing)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"name": "web"`)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 3, "no temporary file is left: %v", entries)
+}
