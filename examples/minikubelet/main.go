@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, w := range in.Warnings {
-		fmt.Fprintln(stderr, "minikubelet: warning: "+w)
+		printWarning(stderr, w)
 	}
 	switch configgen.CgroupDriver(*cgroupDriver) {
 	case configgen.CgroupDriverCgroupfs, configgen.CgroupDriverSystemd:
@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer conn.Close()
 	logf := func(string, ...any) {}
 	if *verbose {
-		logf = func(format string, args ...any) { fmt.Fprintf(stderr, "minikubelet: "+format+"\n", args...) }
+		logf = verboseLog(stderr)
 	}
 	n, err := node.New(ctx, node.Config{
 		Runtime:        runtimeapi.NewRuntimeServiceClient(conn),
@@ -148,10 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return
 			}
 			for _, c := range append(status.InitContainers, status.Containers...) {
-				if a := c.Last(); a != nil && a.Exited {
-					fmt.Fprintf(stderr, "pod %s: container %s exited with code %d after %d restarts%s\n",
-						pod.Name, c.Name, a.ExitCode, a.RestartCount, message(a.Message))
-				}
+				printExited(stderr, pod.Name, c)
 			}
 		}()
 	}
@@ -230,6 +227,30 @@ func reload(ctx context.Context, n *node.Node, file string, replicas int, nodeNa
 		return err
 	}
 	return n.UpdateObjects(ctx, in)
+}
+
+// What minikubelet prints for a person names pods and containers, and quotes warnings and errors,
+// from a manifest that no API server checked (which would refuse control characters in names)
+// and from what containers wrote: each line is escaped whole, so none of it acts on the terminal.
+
+// verboseLog is the -v log.
+func verboseLog(w io.Writer) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		fmt.Fprintln(w, "minikubelet: "+terminal.Escape(fmt.Sprintf(format, args...)))
+	}
+}
+
+// printWarning prints a warning of reading the manifest.
+func printWarning(w io.Writer, warning string) {
+	fmt.Fprintln(w, "minikubelet: warning: "+terminal.Escape(warning))
+}
+
+// printExited prints how the container's last attempt ended, if it has.
+func printExited(w io.Writer, pod string, c node.ContainerStatus) {
+	if a := c.Last(); a != nil && a.Exited {
+		fmt.Fprintln(w, terminal.Escape(fmt.Sprintf("pod %s: container %s exited with code %d after %d restarts",
+			pod, c.Name, a.ExitCode, a.RestartCount))+message(a.Message))
+	}
 }
 
 // message is a container's termination message as printed for a person: the container wrote it,

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,4 +79,21 @@ func TestStatusFileDoesNotFollowSymlinksOrKeepAWiderMode(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Len(t, entries, 3, "no temporary file is left: %v", entries)
+}
+
+// Pod and container names, the manifest's warnings and what podconfig logs with -v come from a
+// manifest that never passed an API server (which would refuse such names): none of it may reach
+// the terminal with its control characters.
+func TestNamesAndLogLinesArePrintedEscaped(t *testing.T) {
+	const evil = "web\x1b]0;owned\a\x1b[2J\r"
+	var b strings.Builder
+	verboseLog(&b)("pod %s: container %s: %v", "default/"+evil, evil, errors.New("refused: "+evil))
+	printWarning(&b, "in.yaml: document 1 (Widget "+evil+"): skipped")
+	printExited(&b, evil, node.ContainerStatus{Name: evil, Attempts: []node.Attempt{{Exited: true, ExitCode: 1, Message: evil}}})
+	out := b.String()
+	assert.NotContains(t, out, "\x1b")
+	assert.NotContains(t, out, "\a")
+	assert.NotContains(t, out, "\r")
+	assert.Equal(t, 3, strings.Count(out, "\n"), "one line each: %q", out)
+	assert.Contains(t, out, `pod web\x1b]0;owned\a\x1b[2J\r: container web\x1b]0;owned\a\x1b[2J\r exited with code 1`)
 }

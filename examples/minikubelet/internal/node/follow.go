@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/logs"
 )
 
@@ -37,9 +38,10 @@ type follower struct {
 	pending []byte // bytes of the log file after its last newline
 }
 
-// follow starts following the log file at path.
+// follow starts following the log file at path. Its lines go to Out behind prefix, escaped: it
+// names the pod and container, which an unchecked manifest may give control characters.
 func (n *Node) follow(path, prefix string) *follower {
-	f := &follower{path: path, prefix: prefix, out: n.cfg.Out, outMu: &n.outMu,
+	f := &follower{path: path, prefix: terminal.Escape(prefix), out: n.cfg.Out, outMu: &n.outMu,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go f.run()
 	return f

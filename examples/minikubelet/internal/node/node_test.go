@@ -1,11 +1,14 @@
 package node
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -35,4 +38,15 @@ func TestApplyDefaults(t *testing.T) {
 	assert.Equal(t, "given", string(other.UID), "a pod's own UID is kept")
 	assert.Equal(t, v1.PullAlways, pod.Spec.Containers[0].ImagePullPolicy, "the API server's defaults apply")
 	assert.Equal(t, "/dev/termination-log", pod.Spec.Containers[0].TerminationMessagePath)
+}
+
+// A container's log lines go to Out behind "[namespace/pod/container]": the names come from an
+// unchecked manifest and must not put control characters on the terminal.
+func TestLogLinePrefixIsEscaped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "0.log")
+	require.NoError(t, os.WriteFile(path, []byte("2026-01-01T00:00:00Z stdout F hello\n"), 0o600))
+	var out strings.Builder
+	n := &Node{cfg: Config{Out: &out}}
+	n.follow(path, "default/web\x1b]0;owned\a/c\r").Stop()
+	assert.Equal(t, "[default/web\\x1b]0;owned\\a/c\\r] hello\n", out.String())
 }
