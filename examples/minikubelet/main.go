@@ -233,10 +233,15 @@ func reload(ctx context.Context, n *node.Node, file string, replicas int, nodeNa
 // from a manifest that no API server checked (which would refuse control characters in names)
 // and from what containers wrote: each line is escaped whole, so none of it acts on the terminal.
 
-// verboseLog is the -v log.
+// verboseLog is the -v log. An entry may span lines (a refused config's category and cause):
+// each line is escaped.
 func verboseLog(w io.Writer) func(format string, args ...any) {
 	return func(format string, args ...any) {
-		fmt.Fprintln(w, "minikubelet: "+terminal.Escape(fmt.Sprintf(format, args...)))
+		lines := strings.Split(fmt.Sprintf(format, args...), "\n")
+		for i, l := range lines {
+			lines[i] = terminal.Escape(l)
+		}
+		fmt.Fprintln(w, "minikubelet: "+strings.Join(lines, "\n"))
 	}
 }
 

@@ -95,5 +95,9 @@ func TestNamesAndLogLinesArePrintedEscaped(t *testing.T) {
 	assert.NotContains(t, out, "\a")
 	assert.NotContains(t, out, "\r")
 	assert.Equal(t, 3, strings.Count(out, "\n"), "one line each: %q", out)
+	b.Reset()
+	verboseLog(&b)("pod %s: container c: %+v", "p\x1b[2J", "refused\ncategory: invalid pod\ncause: \x1b[1A")
+	assert.Equal(t, "minikubelet: pod p\\x1b[2J: container c: refused\ncategory: invalid pod\ncause: \\x1b[1A\n", b.String(),
+		"an entry of several lines keeps them, each escaped")
 	assert.Contains(t, out, `pod web\x1b]0;owned\a\x1b[2J\r: container web\x1b]0;owned\a\x1b[2J\r exited with code 1`)
 }
