@@ -89,21 +89,21 @@ func (pw *podWriter) pod(p *podResult) error {
 		_, err = pw.w.Write(doc)
 		return err
 	}
-	doc, err := podJSON(p)
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	buf.WriteString(",\n    ")
+	head := ",\n    "
 	if pw.pods == 0 {
-		buf.Reset()
-		buf.WriteString("{\n  \"pods\": [\n    ")
+		head = "{\n  \"pods\": [\n    "
 	}
-	if err := json.Indent(&buf, doc, "    ", "  "); err != nil {
+	if _, err := io.WriteString(pw.w, head); err != nil {
 		return err
 	}
-	_, err = pw.w.Write(buf.Bytes())
-	return err
+	// The pod's JSON is indented as it is made, one container at a time, so that a pod of
+	// thousands of containers is never held as a document: the bytes are json.Indent's of the
+	// whole.
+	in := &indenter{w: pw.w, prefix: "    ", indent: "  "}
+	if err := writePodJSON(in, p); err != nil {
+		return err
+	}
+	return in.flush()
 }
 
 // finish ends the document with the input's warnings after the pods.
@@ -137,31 +137,151 @@ func (pw *podWriter) finish(warnings []string) error {
 
 // podJSON is one pod of the -o json document, compact.
 func podJSON(p *podResult) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writePodJSON(&buf, p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writePodJSON writes one pod of the -o json document, compact: the bytes of json.Marshal of its
+// jsonPod, marshalled a container at a time.
+func writePodJSON(w io.Writer, p *podResult) error {
 	sandbox, err := marshalProto(p.Sandbox)
+	if err != nil {
+		return err
+	}
+	// jsonPod's fields before the containers, then each container, then the fields after.
+	head, err := json.Marshal(struct {
+		Source    string          `json:"source"`
+		Namespace string          `json:"namespace"`
+		Name      string          `json:"name"`
+		UID       string          `json:"uid"`
+		QOSClass  string          `json:"qosClass"`
+		Sandbox   json.RawMessage `json:"sandbox"`
+	}{p.Source, p.Pod.Namespace, p.Pod.Name, string(p.Pod.UID), string(p.QOSClass), sandbox})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(append(head[:len(head)-1], `,"containers":[`...)); err != nil {
+		return err
+	}
+	for i, c := range p.Items {
+		jc, err := containerJSON(c)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			jc = append([]byte{','}, jc...)
+		}
+		if _, err := w.Write(jc); err != nil {
+			return err
+		}
+	}
+	tail, err := json.Marshal(struct {
+		Volumes  []jsonVolume        `json:"volumes,omitempty"`
+		Warnings []configgen.Warning `json:"warnings"`
+	}{p.Volumes, nonNilWarnings(p.Warnings)})
+	if err != nil {
+		return err
+	}
+	tail[0] = ','
+	_, err = w.Write(append([]byte{']'}, tail...))
+	return err
+}
+
+// containerJSON is one element of a pod's "containers", compact.
+func containerJSON(c containerResult) ([]byte, error) {
+	cfg, err := marshalProto(c.Config)
 	if err != nil {
 		return nil, err
 	}
-	jp := jsonPod{
-		Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
-		QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
-		Volumes: p.Volumes,
+	jc := jsonContainer{
+		Name: c.Name, Type: c.Type, LogPath: c.LogPath, Env: []jsonEnv{}, HostsFile: c.HostsFile,
+		Config: cfg, Warnings: nonNilWarnings(c.Warnings),
 	}
-	for _, c := range p.Items {
-		cfg, err := marshalProto(c.Config)
-		if err != nil {
-			return nil, err
-		}
-		jc := jsonContainer{
-			Name: c.Name, Type: c.Type, LogPath: c.LogPath, Env: []jsonEnv{}, HostsFile: c.HostsFile,
-			Config: cfg, Warnings: nonNilWarnings(c.Warnings),
-		}
-		for _, kv := range c.Config.Envs {
-			jc.Env = append(jc.Env, jsonEnv{Name: kv.Key, Value: string(kv.Value)})
-		}
-		jp.Containers = append(jp.Containers, jc)
+	for _, kv := range c.Config.Envs {
+		jc.Env = append(jc.Env, jsonEnv{Name: kv.Key, Value: string(kv.Value)})
 	}
-	return json.Marshal(jp)
+	return json.Marshal(jc)
 }
+
+// indenter writes compact JSON as json.Indent(dst, src, prefix, indent) would, as it comes, in
+// pieces of any size.
+type indenter struct {
+	w              io.Writer
+	prefix, indent string
+	buf            []byte
+	depth          int
+	// needIndent: a '{' or '[' was written; the line break after it waits for what follows, so
+	// that an empty object or array stays {} or [].
+	needIndent, inString, escaped bool
+}
+
+func (in *indenter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if in.inString {
+			in.buf = append(in.buf, c)
+			switch {
+			case in.escaped:
+				in.escaped = false
+			case c == '\\':
+				in.escaped = true
+			case c == '"':
+				in.inString = false
+			}
+			continue
+		}
+		if in.needIndent && c != '}' && c != ']' {
+			in.needIndent = false
+			in.depth++
+			in.newline()
+		}
+		switch c {
+		case '"':
+			in.inString = true
+			in.buf = append(in.buf, c)
+		case '{', '[':
+			in.needIndent = true
+			in.buf = append(in.buf, c)
+		case ',':
+			in.buf = append(in.buf, c)
+			in.newline()
+		case ':':
+			in.buf = append(in.buf, c, ' ')
+		case '}', ']':
+			if in.needIndent {
+				in.needIndent = false
+			} else {
+				in.depth--
+				in.newline()
+			}
+			in.buf = append(in.buf, c)
+		default:
+			in.buf = append(in.buf, c)
+		}
+	}
+	if len(in.buf) >= 64<<10 {
+		return len(p), in.flush()
+	}
+	return len(p), nil
+}
+
+func (in *indenter) newline() {
+	in.buf = append(in.buf, '\n')
+	in.buf = append(in.buf, in.prefix...)
+	for range in.depth {
+		in.buf = append(in.buf, in.indent...)
+	}
+}
+
+// flush writes what is buffered.
+func (in *indenter) flush() error {
+	_, err := in.w.Write(in.buf)
+	in.buf = in.buf[:0]
+	return err
+}
+
 
 // marshalProto is protoJSON's output, compacted so that the document's indentation is stable
 // (protojson varies its whitespace on purpose).
