@@ -282,7 +282,6 @@ func (in *indenter) flush() error {
 	return err
 }
 
-
 // marshalProto is protoJSON's output, compacted so that the document's indentation is stable
 // (protojson varies its whitespace on purpose).
 func marshalProto(m proto.Message) (json.RawMessage, error) {
