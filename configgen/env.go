@@ -67,8 +67,8 @@ type EnvInput struct {
 // envCall is one call's input with what a Generator or MakePodEnvironmentVariables lends it.
 type envCall struct {
 	EnvInput
-	// serviceCache holds the service variables built last, nil when there is none: a Generator's,
-	// or one for all the containers of one MakePodEnvironmentVariables call.
+	// serviceCache holds the service variables built for each namespace, nil when there is none:
+	// a Generator's, or one for all the containers of one MakePodEnvironmentVariables call.
 	serviceCache *serviceEnvCache
 	// space, when not nil, lends the result's array and the index their memory.
 	space *envSpace

@@ -49,8 +49,8 @@ var (
 
 // Generator turns pods into CRI configs for one node. Build it with New: the methods of a zero
 // Generator (or a nil one) return an ErrInvalidOptions error and do nothing. Its only mutable
-// state is a cache of the service variables it built last, reused while the Services are
-// unchanged, a pool of memory for the environments GenerateContainerConfig builds and converts,
+// state is a cache of the service variables it built for each namespace, reused while the
+// Services are unchanged, a pool of memory for the environments GenerateContainerConfig builds and converts,
 // and the locks by which calls for the same pod take turns making (and, on failure, removing)
 // its data directories: it is safe for concurrent use, and two calls never share a result.
 type Generator struct {
@@ -66,8 +66,8 @@ type Generator struct {
 	dns *nodeDNSFacts
 	// podsDir is <RootDir>/pods, clean.
 	podsDir string
-	// services keeps the last service variables built, for the next call that sees the same
-	// Services.
+	// services keeps the service variables built for each namespace, for the next call that
+	// sees the same Services.
 	services *serviceEnvCache
 	// podDirLocks serialise, for one pod, a call's span from making the pod's data directories
 	// to its last step that can fail and take them back, so that one call never removes

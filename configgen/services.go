@@ -23,7 +23,8 @@ func (b *envBuilder) serviceEnv(enableServiceLinks bool) (checked bool, err erro
 	if err != nil || len(services) == 0 {
 		return false, err
 	}
-	if e := b.in.serviceCache.lookup(services); e != nil {
+	key := serviceEnvKey{namespace: b.in.Pod.Namespace, enableServiceLinks: enableServiceLinks}
+	if e := b.in.serviceCache.lookup(key, services); e != nil {
 		b.svc = e.vars
 		return e.checked, nil
 	}
@@ -32,7 +33,7 @@ func (b *envBuilder) serviceEnv(enableServiceLinks bool) (checked bool, err erro
 		return false, nil
 	}
 	checked = envsPassCheck(b.svc)
-	b.in.serviceCache.store(services, b.svc, checked)
+	b.in.serviceCache.store(key, services, b.svc, checked)
 	return checked, nil
 }
 
