@@ -64,6 +64,8 @@ type podWriter struct {
 	format string
 	// pods is how many pods were written so far.
 	pods int
+	// in indents -o json's pods, one after the other.
+	in *indenter
 }
 
 // pod writes one rendered pod.
@@ -99,11 +101,13 @@ func (pw *podWriter) pod(p *podResult) error {
 	// The pod's JSON is indented as it is made, one container at a time, so that a pod of
 	// thousands of containers is never held as a document: the bytes are json.Indent's of the
 	// whole.
-	in := &indenter{w: pw.w, prefix: "    ", indent: "  "}
-	if err := writePodJSON(in, p); err != nil {
+	if pw.in == nil {
+		pw.in = &indenter{w: pw.w, prefix: "    ", indent: "  ", buf: make([]byte, 0, indenterBuffer)}
+	}
+	if err := writePodJSON(pw.in, p); err != nil {
 		return err
 	}
-	return in.flush()
+	return pw.in.flush()
 }
 
 // finish ends the document with the input's warnings after the pods.
@@ -172,7 +176,9 @@ func writePodJSON(w io.Writer, p *podResult) error {
 			return err
 		}
 		if i > 0 {
-			jc = append([]byte{','}, jc...)
+			if _, err := w.Write([]byte{','}); err != nil {
+				return err
+			}
 		}
 		if _, err := w.Write(jc); err != nil {
 			return err
@@ -205,6 +211,9 @@ func containerJSON(c containerResult) ([]byte, error) {
 	}
 	return json.Marshal(jc)
 }
+
+// indenterBuffer is the size of an indenter's buffer, written out once half full.
+const indenterBuffer = 64 << 10
 
 // indenter writes compact JSON as json.Indent(dst, src, prefix, indent) would, as it comes, in
 // pieces of any size.
@@ -261,7 +270,7 @@ func (in *indenter) Write(p []byte) (int, error) {
 			in.buf = append(in.buf, c)
 		}
 	}
-	if len(in.buf) >= 64<<10 {
+	if len(in.buf) >= indenterBuffer/2 {
 		return len(p), in.flush()
 	}
 	return len(p), nil
