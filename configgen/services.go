@@ -142,15 +142,15 @@ func appendServiceEnv(vars []EnvVar, s *v1.Service) []EnvVar {
 		if p.Protocol != "" {
 			protocol = string(p.Protocol)
 		}
-		port := strconv.Itoa(int(p.Port))
-		url := strings.ToLower(protocol) + "://" + net.JoinHostPort(ip, port)
+		port, lower := strconv.Itoa(int(p.Port)), strings.ToLower(protocol)
+		url := lower + "://" + net.JoinHostPort(ip, port)
 		if i == 0 {
 			vars = append(vars, EnvVar{Name: prefix + "_PORT", Value: url})
 		}
 		base := prefix + "_PORT_" + port + "_" + strings.ToUpper(protocol)
 		vars = append(vars,
 			EnvVar{Name: base, Value: url},
-			EnvVar{Name: base + "_PROTO", Value: strings.ToLower(protocol)},
+			EnvVar{Name: base + "_PROTO", Value: lower},
 			EnvVar{Name: base + "_PORT", Value: port},
 			EnvVar{Name: base + "_ADDR", Value: ip})
 	}
