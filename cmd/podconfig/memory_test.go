@@ -93,3 +93,66 @@ func writeDeployments(w io.Writer, n int) {
 		fmt.Fprintf(w, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-%d\n  namespace: ns-%d\n  labels:\n    app: web-%d\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: web-%d\n  template:\n    metadata:\n      labels:\n        app: web-%d\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        ports:\n        - containerPort: 80\n        resources:\n          requests:\n            cpu: 100m\n            memory: 64Mi\n", i, i%50, i, i, i)
 	}
 }
+
+// renderAllocated renders the input as podconfig render -o json does and returns what the render
+// allocated in all.
+func renderAllocated(t *testing.T, path string) uint64 {
+	t.Helper()
+	cfg, _ := newRenderFlags()
+	cfg.files = []string{path}
+	pw := &podWriter{w: io.Discard, format: "json"}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := render(cfg, nil, pw.pod)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Empty(t, res.Failures)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestRenderSharedObjectIsNotDecodedPerPod: many pods reading one key of one large ConfigMap or
+// Secret must not make the render decode the whole object once per pod, which made the work grow
+// with the product of the object's size and the number of pods (a 4 MB ConfigMap read by 2,000
+// pods took 128 s to render where reading the pods alone took 3 s; 64 MiB of such input would take
+// a day). What the large object adds to the render's allocations is a fixed multiple of its size,
+// whatever the number of pods.
+func TestRenderSharedObjectIsNotDecodedPerPod(t *testing.T) {
+	const pods = 300
+	for _, kind := range []string{"ConfigMap", "Secret"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name string, keys int) (string, int) {
+				var sb strings.Builder
+				writeSharedObjectAndPods(&sb, kind, keys, pods)
+				p := filepath.Join(dir, name)
+				require.NoError(t, os.WriteFile(p, []byte(sb.String()), 0o644))
+				return p, sb.Len()
+			}
+			smallPath, smallSize := write("small.yaml", 1)
+			largePath, largeSize := write("large.yaml", 512)
+			small, large := renderAllocated(t, smallPath), renderAllocated(t, largePath)
+			grew := int64(large) - int64(small)
+			t.Logf("%.1f MB allocated for %d bytes, %.1f MB for %d bytes: %.0fx the input's growth",
+				float64(small)/1e6, smallSize, float64(large)/1e6, largeSize, float64(grew)/float64(largeSize-smallSize))
+			require.LessOrEqual(t, grew, int64(200*(largeSize-smallSize)),
+				"a %s read by %d pods is decoded for each of them", kind, pods)
+		})
+	}
+}
+
+// writeSharedObjectAndPods writes a ConfigMap or Secret "shared" of keys keys of 1 KB each, and
+// n pods that each read one of its keys into an environment variable.
+func writeSharedObjectAndPods(w io.Writer, kind string, keys, n int) {
+	field, ref, value := "data", "configMapKeyRef", strings.Repeat("a", 1000)
+	if kind == "Secret" {
+		field, ref = "stringData", "secretKeyRef"
+	}
+	fmt.Fprintf(w, "apiVersion: v1\nkind: %s\nmetadata:\n  name: shared\n%s:\n  KEY: x\n", kind, field)
+	for i := range keys {
+		fmt.Fprintf(w, "  k%d: %s\n", i, value)
+	}
+	for i := range n {
+		fmt.Fprintf(w, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-%d\nspec:\n  containers:\n  - name: c\n    image: registry.example/app:1\n    env:\n    - name: A\n      valueFrom:\n        %s:\n          name: shared\n          key: KEY\n", i, ref)
+	}
+}

@@ -339,57 +339,81 @@ type objectStore interface {
 
 // podObjects serves the input's ConfigMaps and Secrets, which the reader keeps as JSON and decodes
 // when asked, to the pod being rendered: each is decoded once for the pod, however many of its
-// containers and volumes read it, and dropped when the pod is forgotten, so that no more than one
-// pod's objects are held decoded.
+// containers and volumes read it, and dropped when the pod is forgotten, so that an object only
+// one pod reads is not held decoded after it. An object a second pod reads is kept decoded for
+// the rest of the render: decoding it for every pod would make the work grow with the object's
+// size times the number of pods (a large ConfigMap read by every pod of a large input), where
+// keeping it holds no more than reading every object decoded would.
 type podObjects struct {
 	next       objectStore
 	mu         sync.Mutex
-	configMaps map[string]*v1.ConfigMap
-	secrets    map[string]*v1.Secret
+	configMaps decodedObjects[*v1.ConfigMap]
+	secrets    decodedObjects[*v1.Secret]
 }
 
 func (p *podObjects) GetConfigMap(ctx context.Context, namespace, name string) (*v1.ConfigMap, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	key := namespace + "/" + name
-	if cm, ok := p.configMaps[key]; ok {
-		return cm, nil
-	}
-	cm, err := p.next.GetConfigMap(ctx, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	if p.configMaps == nil {
-		p.configMaps = map[string]*v1.ConfigMap{}
-	}
-	p.configMaps[key] = cm
-	return cm, nil
+	return p.configMaps.get(namespace+"/"+name, func() (*v1.ConfigMap, error) {
+		return p.next.GetConfigMap(ctx, namespace, name)
+	})
 }
 
 func (p *podObjects) GetSecret(ctx context.Context, namespace, name string) (*v1.Secret, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	key := namespace + "/" + name
-	if s, ok := p.secrets[key]; ok {
-		return s, nil
-	}
-	s, err := p.next.GetSecret(ctx, namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	if p.secrets == nil {
-		p.secrets = map[string]*v1.Secret{}
-	}
-	p.secrets[key] = s
-	return s, nil
+	return p.secrets.get(namespace+"/"+name, func() (*v1.Secret, error) {
+		return p.next.GetSecret(ctx, namespace, name)
+	})
 }
 
-// forget drops what was decoded for the pod rendered last.
+// forget drops what was decoded for the pod rendered last alone.
 func (p *podObjects) forget() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	clear(p.configMaps)
-	clear(p.secrets)
+	p.configMaps.forget()
+	p.secrets.forget()
+}
+
+// decodedObjects holds the objects of one kind decoded for the render, by namespace/name: those the
+// pod being rendered read (pod), and those more than one pod read (kept).
+type decodedObjects[T any] struct {
+	pod, kept map[string]T
+	// readBefore names the objects a pod forgotten before read.
+	readBefore map[string]bool
+}
+
+// get returns the object key, decoding it with load unless it is held.
+func (d *decodedObjects[T]) get(key string, load func() (T, error)) (T, error) {
+	if v, ok := d.kept[key]; ok {
+		return v, nil
+	}
+	if v, ok := d.pod[key]; ok {
+		return v, nil
+	}
+	v, err := load()
+	if err != nil {
+		return v, err
+	}
+	into := &d.pod
+	if d.readBefore[key] {
+		into = &d.kept
+	}
+	if *into == nil {
+		*into = map[string]T{}
+	}
+	(*into)[key] = v
+	return v, nil
+}
+
+func (d *decodedObjects[T]) forget() {
+	if len(d.pod) > 0 && d.readBefore == nil {
+		d.readBefore = map[string]bool{}
+	}
+	for key := range d.pod {
+		d.readBefore[key] = true
+	}
+	clear(d.pod)
 }
 
 // objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
