@@ -51,46 +51,33 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 		return nil, fmt.Errorf("container security context: pod and container are required: %w", ErrInvalidInput)
 	}
 	eff := effectiveOf(pod, c)
-	// The context and the messages it points to live in one allocation; each is still a message
-	// of its own.
-	blk := new(containerBlock)
-	sc := &blk.sc
-	sc.Capabilities = runtimeCapabilities(eff.capabilities, &blk.caps, blk.capNames[:])
-	sc.SelinuxOptions = runtimeSELinux(eff.seLinux)
-	sc.Privileged = eff.privileged != nil && *eff.privileged
-	sc.ReadonlyRootfs = eff.readOnlyRootFilesystem != nil && *eff.readOnlyRootFilesystem
-	if eff.runAsUser != nil {
-		blk.user.Value = *eff.runAsUser
-		sc.RunAsUser = &blk.user
-	}
-	if eff.runAsGroup != nil {
-		blk.group.Value = *eff.runAsGroup
-		sc.RunAsGroup = &blk.group
+	sc := &runtimeapi.LinuxContainerSecurityContext{
+		Capabilities:   runtimeCapabilities(eff.capabilities),
+		SelinuxOptions: runtimeSELinux(eff.seLinux),
+		Privileged:     eff.privileged != nil && *eff.privileged,
+		ReadonlyRootfs: eff.readOnlyRootFilesystem != nil && *eff.readOnlyRootFilesystem,
+		RunAsUser:      int64Value(eff.runAsUser),
+		RunAsGroup:     int64Value(eff.runAsGroup),
 	}
 
 	var err error
 	cfg := r.Config()
-	if err = seccompProfileInto(&blk.seccomp, pod, c, cfg.SeccompProfileRoot, cfg.SeccompDefault); err != nil {
+	if sc.Seccomp, err = seccompProfile(pod, c, cfg.SeccompProfileRoot, cfg.SeccompDefault); err != nil {
 		return nil, err
 	}
-	sc.Seccomp = &blk.seccomp
 	//lint:ignore SA1019 kubelet still fills the deprecated string for runtimes that read only it
 	if sc.Apparmor, sc.ApparmorProfile, err = appArmorProfile(pod, c); err != nil {
 		return nil, err
 	}
 
 	if sc.RunAsUser == nil {
-		if in.ImageUID != nil {
-			blk.user.Value = *in.ImageUID
-			sc.RunAsUser = &blk.user
-		}
+		sc.RunAsUser = int64Value(in.ImageUID)
 		sc.RunAsUsername = in.ImageUsername
 	}
 
-	if err = r.namespacesForPodInto(ctx, pod, &blk.ns, &blk.userns); err != nil {
+	if sc.NamespaceOptions, err = r.NamespacesForPod(ctx, pod); err != nil {
 		return nil, err
 	}
-	sc.NamespaceOptions = &blk.ns
 	applyNamespaceTarget(sc.NamespaceOptions, in.NamespaceTarget)
 
 	podSC := pod.Spec.SecurityContext
@@ -99,33 +86,24 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 			return nil, err
 		}
 	}
-	sc.SupplementalGroups = supplementalGroups(podSC, in.ExtraSupplementalGroups, false, blk.groups[:])
+	sc.SupplementalGroups = supplementalGroups(podSC, in.ExtraSupplementalGroups, false)
 
 	sc.NoNewPrivs = eff.allowPrivilegeEscalation != nil && !*eff.allowPrivilegeEscalation
 	sc.MaskedPaths, sc.ReadonlyPaths = r.procPaths(eff.procMount)
 	return sc, nil
 }
 
-// containerBlock is a container's security context with the messages and the short lists it
-// usually points to, allocated together. The SELinux and AppArmor options, which few pods set,
-// get their own allocations.
-type containerBlock struct {
-	sc          runtimeapi.LinuxContainerSecurityContext
-	user, group runtimeapi.Int64Value
-	caps        runtimeapi.Capability
-	seccomp     runtimeapi.SecurityProfile
-	ns          runtimeapi.NamespaceOption
-	userns      runtimeapi.UserNamespace
-	// capNames and groups hold the capability names and the supplemental groups when they fit:
-	// dropping ALL and adding one, fsGroup and one more group.
-	capNames [2]string
-	groups   [2]int64
+// int64Value is v as a CRI message, nil for nil.
+func int64Value(v *int64) *runtimeapi.Int64Value {
+	if v == nil {
+		return nil
+	}
+	return &runtimeapi.Int64Value{Value: *v}
 }
 
 // supplementalGroups lists fsGroup, then either the pod's groups and the extra groups (container
-// order) or the extra groups and the pod's groups (sandbox order). Nil when there are none. The
-// list is written into space when it fits, capped so that appending to it cannot write past it.
-func supplementalGroups(podSC *v1.PodSecurityContext, extra []int64, sandboxOrder bool, space []int64) []int64 {
+// order) or the extra groups and the pod's groups (sandbox order). Nil when there are none.
+func supplementalGroups(podSC *v1.PodSecurityContext, extra []int64, sandboxOrder bool) []int64 {
 	var fsGroup *int64
 	var podGroups []int64
 	if podSC != nil {
@@ -138,12 +116,7 @@ func supplementalGroups(podSC *v1.PodSecurityContext, extra []int64, sandboxOrde
 	if n == 0 {
 		return nil
 	}
-	var out []int64
-	if n <= len(space) {
-		out = space[:0:n]
-	} else {
-		out = make([]int64, 0, n)
-	}
+	out := make([]int64, 0, n)
 	if fsGroup != nil {
 		out = append(out, *fsGroup)
 	}
@@ -167,29 +140,23 @@ func supplementalGroupsPolicy(p *v1.SupplementalGroupsPolicy) (runtimeapi.Supple
 	return runtimeapi.SupplementalGroupsPolicy(v), nil
 }
 
-// runtimeCapabilities converts c into out, the names going into space when they fit.
-func runtimeCapabilities(c *v1.Capabilities, out *runtimeapi.Capability, space []string) *runtimeapi.Capability {
+// runtimeCapabilities converts c; both lists are non-nil, as kubelet's are.
+func runtimeCapabilities(c *v1.Capabilities) *runtimeapi.Capability {
 	if c == nil {
 		return nil
 	}
-	// One backing array for both lists; capping Add's capacity keeps an append to it from
-	// overwriting Drop.
-	n := len(c.Add) + len(c.Drop)
-	var names []string
-	if n <= len(space) {
-		names = space[:n:n]
-	} else {
-		names = make([]string, n)
+	return &runtimeapi.Capability{
+		AddCapabilities:  capabilityNames(c.Add),
+		DropCapabilities: capabilityNames(c.Drop),
 	}
-	for i, v := range c.Add {
+}
+
+func capabilityNames(caps []v1.Capability) []string {
+	names := make([]string, len(caps))
+	for i, v := range caps {
 		names[i] = string(v)
 	}
-	for i, v := range c.Drop {
-		names[len(c.Add)+i] = string(v)
-	}
-	out.AddCapabilities = names[:len(c.Add):len(c.Add)]
-	out.DropCapabilities = names[len(c.Add):]
-	return out
+	return names
 }
 
 func runtimeSELinux(o *v1.SELinuxOptions) *runtimeapi.SELinuxOption {

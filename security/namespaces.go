@@ -65,28 +65,16 @@ func (r *Resolver) NamespacesForPod(ctx context.Context, pod *v1.Pod) (*runtimea
 	if pod == nil {
 		return nil, fmt.Errorf("namespaces for pod: no pod: %w", ErrInvalidInput)
 	}
-	block := new(struct {
-		ns     runtimeapi.NamespaceOption
-		userns runtimeapi.UserNamespace
-	})
-	if err := r.namespacesForPodInto(ctx, pod, &block.ns, &block.userns); err != nil {
+	userns, err := r.userNamespace(ctx, pod)
+	if err != nil {
 		return nil, err
 	}
-	return &block.ns, nil
-}
-
-// namespacesForPodInto is NamespacesForPod writing into ns, which the caller allocated; the NODE
-// user namespace is written into nodeUserns, while a mapper's mappings are the mapper's own
-// message.
-func (r *Resolver) namespacesForPodInto(ctx context.Context, pod *v1.Pod, ns *runtimeapi.NamespaceOption, nodeUserns *runtimeapi.UserNamespace) error {
-	userns, err := r.userNamespace(ctx, pod, nodeUserns)
-	if err != nil {
-		return err
+	ns := &runtimeapi.NamespaceOption{
+		Network:       runtimeapi.NamespaceMode_POD,
+		Pid:           runtimeapi.NamespaceMode_CONTAINER,
+		Ipc:           runtimeapi.NamespaceMode_POD,
+		UsernsOptions: userns,
 	}
-	ns.Network = runtimeapi.NamespaceMode_POD
-	ns.Pid = runtimeapi.NamespaceMode_CONTAINER
-	ns.Ipc = runtimeapi.NamespaceMode_POD
-	ns.UsernsOptions = userns
 	if pod.Spec.HostNetwork {
 		ns.Network = runtimeapi.NamespaceMode_NODE
 	}
@@ -99,12 +87,11 @@ func (r *Resolver) namespacesForPodInto(ctx context.Context, pod *v1.Pod, ns *ru
 	case pod.Spec.ShareProcessNamespace != nil && *pod.Spec.ShareProcessNamespace:
 		ns.Pid = runtimeapi.NamespaceMode_POD
 	}
-	return nil
+	return ns, nil
 }
 
-// userNamespace returns the pod's user namespace: node, written into nodeUserns, unless the pod
-// sets hostUsers: false.
-func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod, nodeUserns *runtimeapi.UserNamespace) (*runtimeapi.UserNamespace, error) {
+// userNamespace returns the pod's user namespace: the node's unless the pod sets hostUsers: false.
+func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod) (*runtimeapi.UserNamespace, error) {
 	// Kubelet resolves the handler for every pod, so an unknown runtimeClassName fails even when
 	// the pod shares the node's user namespace.
 	cfg := r.Config()
@@ -116,8 +103,7 @@ func (r *Resolver) userNamespace(ctx context.Context, pod *v1.Pod, nodeUserns *r
 		}
 	}
 	if pod.Spec.HostUsers == nil || *pod.Spec.HostUsers {
-		nodeUserns.Mode = runtimeapi.NamespaceMode_NODE
-		return nodeUserns, nil
+		return &runtimeapi.UserNamespace{Mode: runtimeapi.NamespaceMode_NODE}, nil
 	}
 	if cfg.UserNamespaces == nil {
 		// No mapper is a runtime whose handlers all lack user-namespace support: kubelet's words
@@ -146,50 +132,24 @@ func ApplyUserNamespaceToMounts(mounts []*runtimeapi.Mount, ns *runtimeapi.Names
 	if ns == nil || ns.UsernsOptions == nil {
 		return
 	}
-	uids, gids := ns.UsernsOptions.Uids, ns.UsernsOptions.Gids
-	n := 0
-	for _, m := range mounts {
-		if m != nil {
-			n++
-		}
-	}
-	// Every mount's copies share two allocations, one of the messages and one of the lists; each
-	// list is capped, so appending to one cannot write into the next.
-	c := idMappingCopier{}
-	if total := n * (len(uids) + len(gids)); total > 0 {
-		c.msgs = make([]runtimeapi.IDMapping, total)
-		c.ptrs = make([]*runtimeapi.IDMapping, total)
-	}
 	for _, m := range mounts {
 		if m == nil {
 			continue
 		}
-		m.UidMappings = c.copy(uids)
-		m.GidMappings = c.copy(gids)
+		m.UidMappings = copyIDMappings(ns.UsernsOptions.Uids)
+		m.GidMappings = copyIDMappings(ns.UsernsOptions.Gids)
 	}
 }
 
-// idMappingCopier hands out copies of id mappings from shared space.
-type idMappingCopier struct {
-	msgs []runtimeapi.IDMapping
-	ptrs []*runtimeapi.IDMapping
-}
-
-// copy returns a copy of in taken from c's space: nil for nil, a nil entry for a nil entry.
-func (c *idMappingCopier) copy(in []*runtimeapi.IDMapping) []*runtimeapi.IDMapping {
+// copyIDMappings returns a copy of in: nil for nil, a nil entry for a nil entry.
+func copyIDMappings(in []*runtimeapi.IDMapping) []*runtimeapi.IDMapping {
 	if in == nil {
 		return nil
 	}
-	if len(in) == 0 {
-		return []*runtimeapi.IDMapping{}
-	}
-	out := c.ptrs[:len(in):len(in)]
-	msgs := c.msgs[:len(in)]
-	c.ptrs, c.msgs = c.ptrs[len(in):], c.msgs[len(in):]
+	out := make([]*runtimeapi.IDMapping, len(in))
 	for i, m := range in {
 		if m != nil {
-			msgs[i].HostId, msgs[i].ContainerId, msgs[i].Length = m.HostId, m.ContainerId, m.Length
-			out[i] = &msgs[i]
+			out[i] = &runtimeapi.IDMapping{HostId: m.HostId, ContainerId: m.ContainerId, Length: m.Length}
 		}
 	}
 	return out

@@ -18,48 +18,36 @@ import (
 // ("../../etc/x") is an error wrapping ErrInvalidSeccompProfile; kubelet hands the runtime whatever
 // filepath.Join made of it.
 func seccompProfile(pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
-	out := new(runtimeapi.SecurityProfile)
-	if err := seccompProfileInto(out, pod, container, profileRoot, seccompDefault); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// seccompProfileInto is seccompProfile writing into out, which the caller allocated.
-func seccompProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container, profileRoot string, seccompDefault bool) error {
 	if profileRoot == "" {
 		profileRoot = DefaultSeccompProfileRoot
 	}
 	if container != nil && container.SecurityContext != nil && container.SecurityContext.SeccompProfile != nil {
-		return fieldSeccompProfile(out, container.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
+		return fieldSeccompProfile(container.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
 	}
 	if pod != nil && pod.Spec.SecurityContext != nil && pod.Spec.SecurityContext.SeccompProfile != nil {
-		return fieldSeccompProfile(out, pod.Spec.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
+		return fieldSeccompProfile(pod.Spec.SecurityContext.SeccompProfile, profileRoot, seccompDefault)
 	}
-	return fieldSeccompProfile(out, nil, profileRoot, seccompDefault)
+	return fieldSeccompProfile(nil, profileRoot, seccompDefault)
 }
 
-func fieldSeccompProfile(out *runtimeapi.SecurityProfile, p *v1.SeccompProfile, root string, seccompDefault bool) error {
+func fieldSeccompProfile(p *v1.SeccompProfile, root string, seccompDefault bool) (*runtimeapi.SecurityProfile, error) {
 	switch {
 	case p == nil && seccompDefault, p != nil && p.Type == v1.SeccompProfileTypeRuntimeDefault:
-		out.ProfileType = runtimeapi.SecurityProfile_RuntimeDefault
-		return nil
+		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault}, nil
 	case p == nil || p.Type != v1.SeccompProfileTypeLocalhost:
-		out.ProfileType = runtimeapi.SecurityProfile_Unconfined
-		return nil
+		return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Unconfined}, nil
 	}
 	if p.LocalhostProfile == nil || *p.LocalhostProfile == "" {
-		return &kindError{Msg: "localhostProfile must be set if seccompProfile type is Localhost.", Kind: ErrInvalidSeccompProfile}
+		return nil, &kindError{Msg: "localhostProfile must be set if seccompProfile type is Localhost.", Kind: ErrInvalidSeccompProfile}
 	}
 	ref := filepath.Join(root, *p.LocalhostProfile)
 	if !within(filepath.Clean(root), ref) {
-		return &kindError{
+		return nil, &kindError{
 			Msg:  fmt.Sprintf("localhost seccomp profile %q leaves the seccomp profile root %q", *p.LocalhostProfile, root),
 			Kind: ErrInvalidSeccompProfile,
 		}
 	}
-	out.ProfileType, out.LocalhostRef = runtimeapi.SecurityProfile_Localhost, ref
-	return nil
+	return &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_Localhost, LocalhostRef: ref}, nil
 }
 
 // within reports whether the clean path p is root or below it.
@@ -76,12 +64,6 @@ func within(root, p string) bool {
 // "localhost/<name>"; any other value is ignored), else the pod's field. It returns the CRI profile
 // and the deprecated string form that older runtimes read; both are empty when nothing applies.
 func appArmorProfile(pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
-	return appArmorProfileInto(nil, pod, container)
-}
-
-// appArmorProfileInto is appArmorProfile writing the profile into out when out is not nil (and
-// returning it), into a new message otherwise.
-func appArmorProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container *v1.Container) (*runtimeapi.SecurityProfile, string, error) {
 	p := appArmorProfileOf(pod, container)
 	if p == nil {
 		return nil, "", nil
@@ -102,11 +84,7 @@ func appArmorProfileInto(out *runtimeapi.SecurityProfile, pod *v1.Pod, container
 	default:
 		return nil, "", &kindError{Msg: fmt.Sprintf("unknown apparmor profile type: %q", p.Type), Kind: ErrInvalidAppArmorProfile}
 	}
-	if out == nil {
-		out = new(runtimeapi.SecurityProfile)
-	}
-	out.ProfileType, out.LocalhostRef = typ, ref
-	return out, deprecated, nil
+	return &runtimeapi.SecurityProfile{ProfileType: typ, LocalhostRef: ref}, deprecated, nil
 }
 
 // appArmorProfileOf returns the profile that applies; for the annotation it returns a value that
@@ -120,10 +98,7 @@ func appArmorProfileOf(pod *v1.Pod, container *v1.Container) *v1.AppArmorProfile
 	}
 	// Static pods may still carry only the annotation, so it ranks above the pod-level field.
 	if container != nil && len(pod.Annotations) > 0 {
-		// The key is put together on the stack: a lookup by string(bytes) allocates nothing.
-		var stack [128]byte
-		key := append(append(stack[:0], v1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix...), container.Name...)
-		if val, ok := pod.Annotations[string(key)]; ok {
+		if val, ok := pod.Annotations[v1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix+container.Name]; ok {
 			switch {
 			case val == v1.DeprecatedAppArmorBetaProfileRuntimeDefault:
 				return &v1.AppArmorProfile{Type: v1.AppArmorProfileTypeRuntimeDefault}

@@ -21,39 +21,22 @@ func (r *Resolver) SandboxSecurityContext(ctx context.Context, pod *v1.Pod, extr
 	if pod == nil {
 		return nil, fmt.Errorf("sandbox security context: no pod: %w", ErrInvalidInput)
 	}
-	// The context and the messages it points to live in one allocation; each is still a message
-	// of its own.
-	blk := new(struct {
-		sc          runtimeapi.LinuxSandboxSecurityContext
-		seccomp     runtimeapi.SecurityProfile
-		user, group runtimeapi.Int64Value
-		ns          runtimeapi.NamespaceOption
-		userns      runtimeapi.UserNamespace
-		groups      [2]int64
-	})
-	sc := &blk.sc
-	sc.Privileged = hasPrivilegedContainer(pod)
-	// A RuntimeDefault sandbox lets pods pick stricter profiles for their containers.
-	blk.seccomp.ProfileType = runtimeapi.SecurityProfile_RuntimeDefault
-	sc.Seccomp = &blk.seccomp
+	sc := &runtimeapi.LinuxSandboxSecurityContext{
+		Privileged: hasPrivilegedContainer(pod),
+		// A RuntimeDefault sandbox lets pods pick stricter profiles for their containers.
+		Seccomp: &runtimeapi.SecurityProfile{ProfileType: runtimeapi.SecurityProfile_RuntimeDefault},
+	}
 	podSC := pod.Spec.SecurityContext
 	if podSC == nil {
 		return sc, nil
 	}
-	if podSC.RunAsUser != nil {
-		blk.user.Value = *podSC.RunAsUser
-		sc.RunAsUser = &blk.user
-	}
-	if podSC.RunAsGroup != nil {
-		blk.group.Value = *podSC.RunAsGroup
-		sc.RunAsGroup = &blk.group
-	}
-	if err := r.namespacesForPodInto(ctx, pod, &blk.ns, &blk.userns); err != nil {
+	sc.RunAsUser = int64Value(podSC.RunAsUser)
+	sc.RunAsGroup = int64Value(podSC.RunAsGroup)
+	var err error
+	if sc.NamespaceOptions, err = r.NamespacesForPod(ctx, pod); err != nil {
 		return nil, err
 	}
-	sc.NamespaceOptions = &blk.ns
-	sc.SupplementalGroups = supplementalGroups(podSC, extraGroups, true, blk.groups[:])
-	var err error
+	sc.SupplementalGroups = supplementalGroups(podSC, extraGroups, true)
 	if sc.SupplementalGroupsPolicy, err = supplementalGroupsPolicy(podSC.SupplementalGroupsPolicy); err != nil {
 		return nil, err
 	}
