@@ -58,36 +58,23 @@ func (c *Calculator) ContainerResources(pod *v1.Pod, container *v1.Container) (*
 	}
 	disableCPUQuota := cfg.CPUs != nil && cfg.CPUs.ContainerHasExclusiveCPUs(pod, container)
 
-	unifiedSize := 0
-	if node.CgroupV2 {
-		// memory.oom.group, memory.swap.max, and memory.min/low/high or memory.high=max.
-		unifiedSize = 5
-	}
-	// The resources and the usual two hugepage limits live in one allocation; each is still a
-	// message of its own.
-	blk := new(struct {
-		lcr       runtimeapi.LinuxContainerResources
-		hugepages [2]runtimeapi.HugepageLimit
-		pointers  [2]*runtimeapi.HugepageLimit
-	})
-	lcr := &blk.lcr
-	c.linuxResources(lcr, cpuRequest.MilliValue(), cpuLimit.MilliValue(), memLimit.Value(), disableCPUQuota, unifiedSize)
+	lcr := &runtimeapi.LinuxContainerResources{}
+	c.linuxResources(lcr, cpuRequest.MilliValue(), cpuLimit.MilliValue(), memLimit.Value(), disableCPUQuota)
 	lcr.OomScoreAdj = oomScoreAdjust(pod, container, node.MemoryCapacity, podLevel, qos)
 
 	var podHugepages v1.ResourceList
 	if podLevel && pod.Spec.Resources != nil {
 		podHugepages = pod.Spec.Resources.Limits
 	}
-	lcr.HugepageLimits, warnings = hugepageLimits(node.HugePageSizes, podHugepages, container.Resources.Limits, container.Name, warnings,
-		blk.hugepages[:], blk.pointers[:])
+	lcr.HugepageLimits, warnings = hugepageLimits(node.HugePageSizes, podHugepages, container.Resources.Limits, container.Name, warnings)
 
-	warnings = c.configureSwap(lcr, pod, container, qos, unifiedSize, warnings)
+	warnings = c.configureSwap(lcr, pod, container, qos, warnings)
 
 	switch {
 	case enforceMemoryQoS:
-		c.applyMemoryQoS(lcr, pod, container, qos, unifiedSize)
+		c.applyMemoryQoS(lcr, pod, container, qos)
 	case node.CgroupV2:
-		setUnified(lcr, memoryHigh, "max", unifiedSize)
+		setUnified(lcr, memoryHigh, "max")
 	}
 	return lcr, warnings, nil
 }
@@ -114,8 +101,8 @@ func containerLimit(pod *v1.Pod, container *v1.Container, name v1.ResourceName, 
 
 // linuxResources is kubelet's calculateLinuxResources with the quantities already reduced to
 // millicores and bytes: sharesMilli is the cpu request (or the limit standing in for it). It
-// fills lcr, which the caller allocated.
-func (c *Calculator) linuxResources(lcr *runtimeapi.LinuxContainerResources, sharesMilli, cpuLimitMilli, memLimit int64, disableCPUQuota bool, unifiedSize int) {
+// fills lcr.
+func (c *Calculator) linuxResources(lcr *runtimeapi.LinuxContainerResources, sharesMilli, cpuLimitMilli, memLimit int64, disableCPUQuota bool) {
 	lcr.CpuShares = milliCPUToShares(sharesMilli)
 	if memLimit != 0 {
 		lcr.MemoryLimitInBytes = memLimit
@@ -129,13 +116,13 @@ func (c *Calculator) linuxResources(lcr *runtimeapi.LinuxContainerResources, sha
 		lcr.CpuPeriod = c.period
 	}
 	if c.oomGroup {
-		setUnified(lcr, memoryOOMGroup, "1", unifiedSize)
+		setUnified(lcr, memoryOOMGroup, "1")
 	}
 }
 
-func setUnified(lcr *runtimeapi.LinuxContainerResources, key, value string, size int) {
+func setUnified(lcr *runtimeapi.LinuxContainerResources, key, value string) {
 	if lcr.Unified == nil {
-		lcr.Unified = make(map[string]string, size)
+		lcr.Unified = make(map[string]string)
 	}
 	lcr.Unified[key] = value
 }
@@ -167,7 +154,7 @@ func (c *Calculator) swapBehavior(pod *v1.Pod, container *v1.Container, qos v1.P
 // NoSwap pins swap to the memory limit on cgroup v1 and to zero on v2; LimitedSwap gives the
 // container swap in proportion to its memory request, or NoSwap with a warning when that cannot
 // be computed.
-func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass, unifiedSize int, warnings []Warning) []Warning {
+func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass, warnings []Warning) []Warning {
 	node := &c.cfg.Node
 	if !node.SwapControllerAvailable {
 		return warnings
@@ -175,7 +162,7 @@ func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod 
 	if c.swapBehavior(pod, container, qos) == LimitedSwap {
 		swap, err := calcSwapForBurstablePods(memoryValue(container.Resources.Requests), node.MemoryCapacity, node.SwapCapacity)
 		if err == nil {
-			setUnified(lcr, memorySwapMax, strconv.FormatInt(swap, 10), unifiedSize)
+			setUnified(lcr, memorySwapMax, strconv.FormatInt(swap, 10))
 			return warnings
 		}
 		warnings = append(warnings, Warning{Kind: WarningSwapDisallowed,
@@ -186,7 +173,7 @@ func (c *Calculator) configureSwap(lcr *runtimeapi.LinuxContainerResources, pod 
 		lcr.MemorySwapLimitInBytes = lcr.MemoryLimitInBytes
 		return warnings
 	}
-	setUnified(lcr, memorySwapMax, "0", unifiedSize)
+	setUnified(lcr, memorySwapMax, "0")
 	return warnings
 }
 
@@ -208,18 +195,18 @@ func calcSwapForBurstablePods(containerMemoryRequest, nodeTotalMemory, totalPods
 // TieredReservation, both "0" otherwise; memory.high only with a memoryThrottlingFactor, for
 // containers whose request differs from their limit, between request and limit (or node
 // allocatable memory when there is no limit), rounded down to the page size.
-func (c *Calculator) applyMemoryQoS(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass, unifiedSize int) {
+func (c *Calculator) applyMemoryQoS(lcr *runtimeapi.LinuxContainerResources, pod *v1.Pod, container *v1.Container, qos v1.PodQOSClass) {
 	cfg := &c.cfg
 	req := memoryValue(container.Resources.Requests)
 	lim := memoryValue(container.Resources.Limits)
 	switch {
 	case req != 0 && cfg.Kubelet.MemoryReservationPolicy == TieredReservation && qos == v1.PodQOSGuaranteed:
-		setUnified(lcr, memoryMin, strconv.FormatInt(req, 10), unifiedSize)
+		setUnified(lcr, memoryMin, strconv.FormatInt(req, 10))
 	case req != 0 && cfg.Kubelet.MemoryReservationPolicy == TieredReservation:
-		setUnified(lcr, memoryLow, strconv.FormatInt(req, 10), unifiedSize)
+		setUnified(lcr, memoryLow, strconv.FormatInt(req, 10))
 	default:
-		setUnified(lcr, memoryMin, "0", unifiedSize)
-		setUnified(lcr, memoryLow, "0", unifiedSize)
+		setUnified(lcr, memoryMin, "0")
+		setUnified(lcr, memoryLow, "0")
 	}
 
 	factor := cfg.Kubelet.MemoryThrottlingFactor
@@ -238,7 +225,7 @@ func (c *Calculator) applyMemoryQoS(lcr *runtimeapi.LinuxContainerResources, pod
 		high = throttledHigh(req, cfg.Node.AllocatableMemory, *factor, c.pageSize)
 	}
 	if high != 0 && high > req {
-		setUnified(lcr, memoryHigh, strconv.FormatInt(high, 10), unifiedSize)
+		setUnified(lcr, memoryHigh, strconv.FormatInt(high, 10))
 	}
 }
 

@@ -45,24 +45,14 @@ func hugePageKey(name v1.ResourceName) (string, error) {
 // limits set the byte limit of their page size, so the container wins. Limits whose page size
 // the node lacks, and names that do not parse, are skipped; the latter come back as warnings.
 // When two names give the same page size ("hugepages-2Mi", "hugepages-2048Ki"), the one that
-// sorts last wins, where kubelet's map order picks one at random. The messages and the list go
-// into vals and ptrs when the node's page sizes fit; the list is capped, so appending to it
-// writes into neither.
-func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ctrName string, warnings []Warning,
-	vals []runtimeapi.HugepageLimit, ptrs []*runtimeapi.HugepageLimit) ([]*runtimeapi.HugepageLimit, []Warning) {
-	n := len(pageSizes)
-	if n == 0 {
+// sorts last wins, where kubelet's map order picks one at random.
+func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ctrName string, warnings []Warning) ([]*runtimeapi.HugepageLimit, []Warning) {
+	if len(pageSizes) == 0 {
 		return nil, warnings
 	}
-	var out []*runtimeapi.HugepageLimit
-	if n <= len(vals) && n <= len(ptrs) {
-		vals, out = vals[:n:n], ptrs[:n:n]
-	} else {
-		vals, out = make([]runtimeapi.HugepageLimit, n), make([]*runtimeapi.HugepageLimit, n)
-	}
-	for i := range vals {
-		vals[i].PageSize = pageSizes[i]
-		out[i] = &vals[i]
+	out := make([]*runtimeapi.HugepageLimit, len(pageSizes))
+	for i, size := range pageSizes {
+		out[i] = &runtimeapi.HugepageLimit{PageSize: size}
 	}
 	for _, list := range [2]v1.ResourceList{podLimits, ctrLimits} {
 		var names []v1.ResourceName
@@ -80,9 +70,9 @@ func hugepageLimits(pageSizes []string, podLimits, ctrLimits v1.ResourceList, ct
 				continue
 			}
 			q := list[name]
-			for i := range vals {
-				if vals[i].PageSize == key {
-					vals[i].Limit = uint64(q.Value())
+			for _, l := range out {
+				if l.PageSize == key {
+					l.Limit = uint64(q.Value())
 				}
 			}
 		}

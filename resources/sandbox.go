@@ -27,14 +27,12 @@ func (c *Calculator) SandboxResources(pod *v1.Pod) (resources, overhead *runtime
 		shares = lim.cpu
 	}
 	disableCPUQuota := c.cfg.CPUs != nil && c.cfg.CPUs.PodHasExclusiveCPUs(pod)
-	// Both messages live in one allocation; each is still a message of its own.
-	blk := new([2]runtimeapi.LinuxContainerResources)
-	resources, overhead = &blk[0], &blk[1]
-	c.linuxResources(resources, shares.MilliValue(), lim.cpu.MilliValue(), lim.mem.Value(), disableCPUQuota, 1)
+	resources, overhead = &runtimeapi.LinuxContainerResources{}, &runtimeapi.LinuxContainerResources{}
+	c.linuxResources(resources, shares.MilliValue(), lim.cpu.MilliValue(), lim.mem.Value(), disableCPUQuota)
 	if pod.Spec.Overhead != nil {
 		cpu := pod.Spec.Overhead[v1.ResourceCPU]
 		mem := pod.Spec.Overhead[v1.ResourceMemory]
-		c.linuxResources(overhead, cpu.MilliValue(), cpu.MilliValue(), mem.Value(), false, 1)
+		c.linuxResources(overhead, cpu.MilliValue(), cpu.MilliValue(), mem.Value(), false)
 	}
 	return resources, overhead, nil
 }
