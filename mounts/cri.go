@@ -7,47 +7,28 @@ import (
 	"path/filepath"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
-
-	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
 // ToCRIMounts converts mounts to CRI mounts in the same order (kubelet: the first half of
 // kuberuntime's makeMounts). SELinux relabelling is requested only when the host has SELinux
 // enabled (kubelet asks selinux.GetEnabled(); here it is an input).
-//
-// The messages share one allocation; the returned slice has room for one more mount (the
-// termination message's).
 func ToCRIMounts(ms []Mount, selinuxEnabled bool) []*runtimeapi.Mount {
-	out, _ := toCRIMounts(ms, selinuxEnabled, false)
-	return out
-}
-
-// toCRIMounts is ToCRIMounts; withSpare also returns a spare message from the same allocation,
-// for the termination message's mount.
-func toCRIMounts(ms []Mount, selinuxEnabled, withSpare bool) ([]*runtimeapi.Mount, *runtimeapi.Mount) {
-	n := len(ms)
-	if withSpare {
-		n++
-	}
-	out := make([]*runtimeapi.Mount, len(ms), len(ms)+1)
-	cri := make([]runtimeapi.Mount, n)
+	out := make([]*runtimeapi.Mount, len(ms))
 	for i := range ms {
-		m, c := &ms[i], &cri[i]
-		c.HostPath = m.HostPath
-		c.ContainerPath = m.ContainerPath
-		c.Readonly = m.ReadOnly
-		c.SelinuxRelabel = m.SELinuxRelabel && selinuxEnabled
-		c.Propagation = m.Propagation
-		c.RecursiveReadOnly = m.RecursiveReadOnly
-		c.Image = m.Image
-		c.ImageSubPath = m.ImageSubPath
-		c.MountOptions = m.BindMountOptions
-		out[i] = c
+		m := &ms[i]
+		out[i] = &runtimeapi.Mount{
+			HostPath:          m.HostPath,
+			ContainerPath:     m.ContainerPath,
+			Readonly:          m.ReadOnly,
+			SelinuxRelabel:    m.SELinuxRelabel && selinuxEnabled,
+			Propagation:       m.Propagation,
+			RecursiveReadOnly: m.RecursiveReadOnly,
+			Image:             m.Image,
+			ImageSubPath:      m.ImageSubPath,
+			MountOptions:      m.BindMountOptions,
+		}
 	}
-	if withSpare {
-		return out, &cri[len(ms)]
-	}
-	return out, nil
+	return out
 }
 
 // FileCreator creates the termination-message file. hostfs.OS and *hostfs.Memory implement it.
@@ -77,18 +58,9 @@ type TerminationMessage struct {
 // here and starts the container anyway, so they come back as warnings: when the file cannot be
 // created there is no mount; when it cannot be made world-writable the mount stays.
 func MakeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool) (*runtimeapi.Mount, []string) {
-	if !tm.wanted() {
+	if tm.PodContainerDir == "" || tm.Path == "" {
 		return nil, nil
 	}
-	return makeTerminationMessageMount(tm, selinuxEnabled, &runtimeapi.Mount{})
-}
-
-// wanted reports whether there is a termination-message file to make.
-func (tm *TerminationMessage) wanted() bool { return tm.PodContainerDir != "" && tm.Path != "" }
-
-// makeTerminationMessageMount is MakeTerminationMessageMount for a wanted file; it fills m and
-// returns it, or nil when the file cannot be created.
-func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *runtimeapi.Mount) (*runtimeapi.Mount, []string) {
 	if tm.Files == nil {
 		return nil, []string{fmt.Sprintf("error on creating termination-log file in %q: no FileCreator", tm.PodContainerDir)}
 	}
@@ -96,19 +68,7 @@ func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *
 	if rnd == nil {
 		rnd = rand.Uint32
 	}
-	// filepath.Join(dir, fmt.Sprintf("%08x", n)) without the formatting's allocations.
-	const hex = "0123456789abcdef"
-	var name [8]byte
-	n := rnd()
-	for i := len(name) - 1; i >= 0; i-- {
-		name[i] = hex[n&0xf]
-		n >>= 4
-	}
-	file := tm.PodContainerDir + "/" + string(name[:])
-	// A clean directory other than the root gives a clean path; Clean would only copy it.
-	if tm.PodContainerDir == "/" || !pathelem.IsPlain(tm.PodContainerDir) {
-		file = filepath.Clean(file)
-	}
+	file := filepath.Join(tm.PodContainerDir, fmt.Sprintf("%08x", rnd()))
 	if err := tm.Files.Create(file); err != nil {
 		return nil, []string{fmt.Sprintf("error on creating termination-log file %q: %v", file, err)}
 	}
@@ -116,30 +76,18 @@ func makeTerminationMessageMount(tm TerminationMessage, selinuxEnabled bool, m *
 	if err := tm.Files.Chmod(file, 0o666); err != nil {
 		warnings = append(warnings, fmt.Sprintf("unable to set termination-log file permissions %q: %v", file, err))
 	}
-	m.HostPath = file
-	m.ContainerPath = absClean(tm.Path)
-	m.SelinuxRelabel = selinuxEnabled
-	return m, warnings
-}
-
-// absClean is filepath.Clean("/" + p), without the concatenation and Clean's copy when p is an
-// absolute, clean path already, as a terminationMessagePath usually is.
-func absClean(p string) string {
-	if p != "" && p[0] == '/' && pathelem.IsPlain(p) {
-		return p
-	}
-	return filepath.Clean("/" + p)
+	return &runtimeapi.Mount{
+		HostPath:       file,
+		ContainerPath:  filepath.Clean("/" + tm.Path),
+		SelinuxRelabel: selinuxEnabled,
+	}, warnings
 }
 
 // MakeCRIMounts is kuberuntime's makeMounts: the container's mounts converted to CRI, in order,
 // followed by the termination-message mount when there is one.
 func MakeCRIMounts(ms []Mount, tm TerminationMessage, selinuxEnabled bool) ([]*runtimeapi.Mount, []string) {
-	if !tm.wanted() {
-		return ToCRIMounts(ms, selinuxEnabled), nil
-	}
-	// The termination message's mount shares the other messages' allocation.
-	out, spare := toCRIMounts(ms, selinuxEnabled, true)
-	tmMount, warnings := makeTerminationMessageMount(tm, selinuxEnabled, spare)
+	out := ToCRIMounts(ms, selinuxEnabled)
+	tmMount, warnings := MakeTerminationMessageMount(tm, selinuxEnabled)
 	if tmMount != nil {
 		out = append(out, tmMount)
 	}

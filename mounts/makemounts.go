@@ -39,7 +39,7 @@ type Input struct {
 }
 
 // subPathPlan is a subPath mount whose host side is prepared once every mount has been checked.
-// joinPlans sets fullPath, volumePath/subPath, and concat, whether it was a plain concatenation.
+// fullPath is volumePath/subPath.
 type subPathPlan struct {
 	index      int
 	fullPath   string
@@ -47,7 +47,6 @@ type subPathPlan struct {
 	innerName  string
 	volumePath string
 	subPath    string
-	concat     bool
 }
 
 // MakeMounts resolves a container's volumeMounts to mounts, as kubelet's makeMounts
@@ -138,7 +137,6 @@ func appendMounts(mounts []Mount, in Input) ([]Mount, func(), []string, error) {
 		return nil, noop, nil, newError(ErrMissingDependency, fmt.Sprintf("container %q needs the managed /etc/hosts mount but EnsureHostsFile is nil", ctr.Name), nil)
 	}
 
-	joinPlans(plans)
 	var undo undoList
 	for _, p := range plans {
 		hostPath, w, err := prepareSubPath(in, p, &undo)
@@ -232,9 +230,9 @@ func resolveMount(in Input, i int, vm *v1.VolumeMount, m *Mount, imageVolumes bo
 			if !filepath.IsAbs(vol.HostPath) {
 				return subPathPlan{}, newError(ErrInvalidInput, fmt.Sprintf("volume %q has host path %q, which is not absolute, and cannot hold a subPath", vm.Name, vol.HostPath), nil)
 			}
-			// The full path, volumePath/subPath, is joined once every mount has been checked
-			// (joinPlans); m.HostPath becomes the bind target then.
-			plan = subPathPlan{index: i, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath}
+			// m.HostPath becomes the bind target once every mount has been checked.
+			plan = subPathPlan{index: i, mountName: vm.Name, innerName: inner, volumePath: vol.HostPath, subPath: subPath,
+				fullPath: filepath.Join(vol.HostPath, subPath)}
 		}
 	}
 

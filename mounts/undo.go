@@ -7,18 +7,15 @@ type undoList struct {
 	u *undoer
 }
 
-// undoer runs a call's undo actions at most once. Its small inline buffer keeps a typical call to
-// one allocation.
+// undoer runs a call's undo actions at most once.
 type undoer struct {
 	once sync.Once
 	fns  []func()
-	buf  [4]func()
 }
 
 func (l *undoList) add(fn func()) {
 	if l.u == nil {
 		l.u = &undoer{}
-		l.u.fns = l.u.buf[:0]
 	}
 	l.u.fns = append(l.u.fns, fn)
 }

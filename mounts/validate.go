@@ -1,9 +1,6 @@
 package mounts
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/podconfig/podconfig/internal/pathelem"
 )
 
@@ -30,55 +27,4 @@ func validateName(kind, name string) error {
 		return newError(ErrInvalidName, msg, nil)
 	}
 	return nil
-}
-
-// joinPlans sets each plan's fullPath to filepath.Join(volumePath, subPath). The joins that need
-// no Clean, which as a rule is all of them, share one allocation: a string per subPath would be a
-// transient allocation each.
-func joinPlans(plans []subPathPlan) {
-	n := 0
-	for i := range plans {
-		p := &plans[i]
-		if p.concat = fastJoin(p.volumePath, p.subPath); p.concat {
-			n += joinedLen(p.volumePath, p.subPath)
-		} else {
-			p.fullPath = filepath.Join(p.volumePath, p.subPath)
-		}
-	}
-	if n == 0 {
-		return
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for i := range plans {
-		if p := &plans[i]; p.concat {
-			if p.volumePath != "/" {
-				b.WriteString(p.volumePath)
-			}
-			b.WriteByte('/')
-			b.WriteString(p.subPath)
-		}
-	}
-	all, off := b.String(), 0
-	for i := range plans {
-		if p := &plans[i]; p.concat {
-			end := off + joinedLen(p.volumePath, p.subPath)
-			p.fullPath = all[off:end]
-			off = end
-		}
-	}
-}
-
-// fastJoin reports whether filepath.Join(base, sub) is base + "/" + sub (just "/" + sub for the
-// root): both are clean already and sub is a relative, non-empty path.
-func fastJoin(base, sub string) bool {
-	return sub != "" && sub[0] != '/' && pathelem.IsPlain(base) && pathelem.IsPlain(sub)
-}
-
-// joinedLen is the length of filepath.Join(base, sub) when fastJoin(base, sub).
-func joinedLen(base, sub string) int {
-	if base == "/" {
-		return 1 + len(sub)
-	}
-	return len(base) + 1 + len(sub)
 }
