@@ -82,18 +82,10 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		return nil, err
 	}
 
-	// The config, its metadata, its image and its Linux part live in one allocation; each is
-	// still a message of its own.
-	block := new(struct {
-		cfg      runtimeapi.ContainerConfig
-		metadata runtimeapi.ContainerMetadata
-		image    runtimeapi.ImageSpec
-		linux    runtimeapi.LinuxContainerConfig
-	})
 	// The Linux config is computed before the log directory is made, so a spec error leaves no
 	// directory behind; kubelet makes the directory first.
-	linux := &block.linux
-	if err := g.linuxContainerConfig(ctx, linux, pod, container, uid, username, req.NamespaceTarget); err != nil {
+	linux, err := g.linuxContainerConfig(ctx, pod, container, uid, username, req.NamespaceTarget)
+	if err != nil {
 		return nil, err
 	}
 	// What is made from here on is taken back if a later step fails.
@@ -112,25 +104,24 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 	opts.Warnings = append(opts.Warnings, warnings(ReasonTerminationLogPermissions, container.Name, msgs)...)
 	security.ApplyUserNamespaceToMounts(criMounts, linux.GetSecurityContext().GetNamespaceOptions())
 
-	block.metadata.Name, block.metadata.Attempt = container.Name, uint32(restartCount)
-	block.image.Image, block.image.UserSpecifiedImage = req.ImageRef, container.Image
-	cfg := &block.cfg
-	cfg.Metadata = &block.metadata
-	cfg.Image = &block.image
-	cfg.Command = cmd.command
-	cfg.Args = cmd.args
-	cfg.WorkingDir = container.WorkingDir
-	cfg.Labels = ContainerLabels(pod, container)
-	cfg.Annotations = annotations
-	cfg.Devices = blockdev.ToCRIDevices(opts.Devices)
-	cfg.CDIDevices = cdiDevices(opts.CDIDevices)
-	cfg.Mounts = criMounts
-	cfg.LogPath = logs.BuildContainerLogsPath(container.Name, restartCount)
-	cfg.Stdin = container.Stdin
-	cfg.StdinOnce = container.StdinOnce
-	cfg.Tty = container.TTY
-	cfg.Linux = linux
-	cfg.Envs = make([]*runtimeapi.KeyValue, len(opts.Envs))
+	cfg := &runtimeapi.ContainerConfig{
+		Metadata:    &runtimeapi.ContainerMetadata{Name: container.Name, Attempt: uint32(restartCount)},
+		Image:       &runtimeapi.ImageSpec{Image: req.ImageRef, UserSpecifiedImage: container.Image},
+		Command:     cmd.command,
+		Args:        cmd.args,
+		WorkingDir:  container.WorkingDir,
+		Labels:      ContainerLabels(pod, container),
+		Annotations: annotations,
+		Devices:     blockdev.ToCRIDevices(opts.Devices),
+		CDIDevices:  cdiDevices(opts.CDIDevices),
+		Mounts:      criMounts,
+		LogPath:     logs.BuildContainerLogsPath(container.Name, restartCount),
+		Stdin:       container.Stdin,
+		StdinOnce:   container.StdinOnce,
+		Tty:         container.TTY,
+		Linux:       linux,
+		Envs:        make([]*runtimeapi.KeyValue, len(opts.Envs)),
+	}
 	if g.gates.ContainerStopSignals && container.Lifecycle != nil && container.Lifecycle.StopSignal != nil {
 		cfg.StopSignal = stopSignal(*container.Lifecycle.StopSignal)
 	}
@@ -158,22 +149,21 @@ func criEnvs(out []*runtimeapi.KeyValue, envs []EnvVar) {
 }
 
 // linuxContainerConfig is kubelet's generateLinuxContainerConfig: the security context (with the
-// image user fallback and the ephemeral container's target) and the resources, written into out.
-func (g *Generator) linuxContainerConfig(ctx context.Context, out *runtimeapi.LinuxContainerConfig, pod *v1.Pod, container *v1.Container, uid *int64, username, nsTarget string) error {
+// image user fallback and the ephemeral container's target) and the resources.
+func (g *Generator) linuxContainerConfig(ctx context.Context, pod *v1.Pod, container *v1.Container, uid *int64, username, nsTarget string) (*runtimeapi.LinuxContainerConfig, error) {
 	sc, err := g.security.ContainerSecurityContext(ctx, security.ContainerInput{
 		Pod: pod, Container: container, ImageUID: uid, ImageUsername: username,
 		ExtraSupplementalGroups: g.extraGroups(pod), NamespaceTarget: nsTarget,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, resWarnings, err := g.resources.ContainerResources(pod, container)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	g.warn(pod, container, resourceWarnings(container.Name, resWarnings))
-	out.Resources, out.SecurityContext = res, sc
-	return nil
+	return &runtimeapi.LinuxContainerConfig{Resources: res, SecurityContext: sc}, nil
 }
 
 func (g *Generator) extraGroups(pod *v1.Pod) []int64 {

@@ -53,12 +53,7 @@ func PodDNS(pod *v1.Pod, node NodeDNS) (*runtimeapi.DNSConfig, []Warning, error)
 	if pod == nil {
 		return nil, nil, fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
-	cfg := &runtimeapi.DNSConfig{}
-	warnings, err := parseNodeDNS(node).podDNS(pod, cfg, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return cfg, warnings, nil
+	return parseNodeDNS(node).podDNS(pod)
 }
 
 // nodeDNSFacts is NodeDNS parsed: what every pod's DNS is built from. A Generator parses its
@@ -99,13 +94,12 @@ func parseNodeDNS(node NodeDNS) *nodeDNSFacts {
 	return f
 }
 
-// podDNS is PodDNS on parsed node facts, filling cfg, a zero DNSConfig the caller allocates. room,
-// which may be nil, holds the cluster-first lists when they fit in it (the sandbox's config lends
-// room in its own allocation).
-func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig, room []string) ([]Warning, error) {
+// podDNS is PodDNS on parsed node facts.
+func (f *nodeDNSFacts) podDNS(pod *v1.Pod) (*runtimeapi.DNSConfig, []Warning, error) {
 	if f.resolvErr != nil {
-		return nil, f.resolvErr
+		return nil, nil, f.resolvErr
 	}
+	cfg := &runtimeapi.DNSConfig{}
 	warnings := append([]Warning(nil), f.clusterDNSWarnings...)
 	warn := func(reason, msg string) { warnings = append(warnings, Warning{Reason: reason, Message: msg}) }
 	node := f.node
@@ -128,7 +122,7 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig, room []str
 			warn(ReasonInvalidDNSPolicy, "invalid DNSPolicy="+string(policy)+": falling back to ClusterFirst")
 		}
 		if len(f.clusterDNS) > 0 {
-			f.clusterFirst(cfg, pod.Namespace, room)
+			f.clusterFirst(cfg, pod.Namespace)
 			break
 		}
 		warn(ReasonMissingClusterDNS, "kubelet does not have ClusterDNS IP configured and cannot create Pod using \"ClusterFirst\" policy. Falling back to \"Default\" policy.")
@@ -152,7 +146,7 @@ func (f *nodeDNSFacts) podDNS(pod *v1.Pod, cfg *runtimeapi.DNSConfig, room []str
 	if cfg.Searches, trimmed = fitSearches(cfg.Searches); trimmed {
 		warn(ReasonDNSConfigForming, "Search Line limits were exceeded, some search paths have been omitted, the applied search line is: "+strings.Join(cfg.Searches, " "))
 	}
-	return warnings, nil
+	return cfg, warnings, nil
 }
 
 // hostDNS applies the host's DNS; with no resolv.conf that is the node-local resolver.
@@ -175,63 +169,34 @@ func hostDNS(cfg *runtimeapi.DNSConfig, node NodeDNS) {
 }
 
 // clusterFirst gives cfg the cluster's DNS: its servers, the cluster's search domains before the
-// host's, and ndots:5. The three lists share room, or one allocation when they do not fit in it,
-// each capped at its length.
-func (f *nodeDNSFacts) clusterFirst(cfg *runtimeapi.DNSConfig, namespace string, room []string) {
-	n := len(f.clusterDNS)
-	var lists []string
-	if need := n + 1 + 3 + len(f.searches); need <= cap(room) {
-		lists = room[:n+1]
-	} else {
-		lists = make([]string, n+1, need)
-	}
-	copy(lists, f.clusterDNS)
-	lists[n] = "ndots:5"
-	cfg.Servers = lists[:n:n]
-	cfg.Options = lists[n : n+1 : n+1]
-	var searches []string
+// host's, and ndots:5.
+func (f *nodeDNSFacts) clusterFirst(cfg *runtimeapi.DNSConfig, namespace string) {
+	cfg.Servers = slices.Clone(f.clusterDNS)
+	cfg.Options = []string{"ndots:5"}
 	if domain := f.node.ClusterDomain; domain != "" {
-		searches = append(lists[n+1:n+1], namespace+".svc."+domain, f.svcDomain, domain)
 		// The host's domains follow, repeats dropped and first places kept, as appendUnique does.
-		for _, s := range f.searches {
-			if !slices.Contains(searches, s) {
-				searches = append(searches, s)
-			}
-		}
+		cfg.Searches = appendUnique([]string{namespace + ".svc." + domain, f.svcDomain, domain}, f.searches)
 	} else if f.node.HostResolvConf != nil {
 		// Without a cluster domain the host's search line is kept as it is.
-		searches = append(lists[n+1:n+1], f.searches...)
+		cfg.Searches = slices.Clone(f.searches)
 	}
-	if searches != nil {
-		searches = searches[:len(searches):len(searches)]
-	}
-	cfg.Searches = searches
 }
 
 // appendUnique appends extra to base, dropping every repeat (base included), keeping first places.
 // The result is a new slice.
 func appendUnique(base, extra []string) []string {
-	all := append(append([]string(nil), base...), extra...)
-	if len(all) == 0 {
+	if len(base)+len(extra) == 0 {
 		return nil
 	}
-	out := all[:0]
-	if len(all) <= 16 {
-		// A DNS line is short: a scan of what is kept costs less than a set.
-		for _, s := range all {
-			if !slices.Contains(out, s) {
+	out := make([]string, 0, len(base)+len(extra))
+	seen := make(map[string]bool, len(base)+len(extra))
+	for _, list := range [2][]string{base, extra} {
+		for _, s := range list {
+			if !seen[s] {
+				seen[s] = true
 				out = append(out, s)
 			}
 		}
-		return out
-	}
-	seen := make(map[string]struct{}, len(all))
-	for _, s := range all {
-		if _, ok := seen[s]; ok {
-			continue
-		}
-		seen[s] = struct{}{}
-		out = append(out, s)
 	}
 	return out
 }

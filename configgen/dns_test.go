@@ -320,36 +320,3 @@ func TestPodDNSHostResolvConfErrors(t *testing.T) {
 		assert.Equal(t, []string{"10.0.0.2"}, got.Servers)
 	})
 }
-
-// The sandbox lends podDNS room for the cluster-first lists; whether they fit in it or not, the
-// config is the one PodDNS builds, and appending to one of its lists never writes into another.
-func TestPodDNSInLentRoom(t *testing.T) {
-	plain := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns"}, Spec: v1.PodSpec{DNSPolicy: v1.DNSClusterFirst}}
-	withConfig := plain.DeepCopy()
-	withConfig.Spec.DNSConfig = &v1.PodDNSConfig{Searches: []string{"pod.example"}, Options: []v1.PodDNSConfigOption{{Name: "edns0"}}}
-	for _, pod := range []*v1.Pod{plain, withConfig} {
-		testPodDNSInLentRoom(t, pod)
-	}
-}
-
-func testPodDNSInLentRoom(t *testing.T, pod *v1.Pod) {
-	for _, servers := range [][]string{{"10.96.0.10"}, {"10.96.0.10", "10.96.0.11", "10.96.0.12", "10.96.0.13"}} {
-		for _, resolv := range []string{"", "search a.example\n", "search a.example b.example c.example d.example e.example\n"} {
-			node := NodeDNS{ClusterDNS: servers, ClusterDomain: "cluster.local", HostResolvConf: []byte(resolv)}
-			want, wantWarnings, err := PodDNS(pod, node)
-			require.NoError(t, err)
-			for _, size := range []int{0, 4, 8, 16} {
-				room := make([]string, size)
-				got := &runtimeapi.DNSConfig{}
-				warnings, err := parseNodeDNS(node).podDNS(pod, got, room)
-				require.NoError(t, err)
-				assert.Equal(t, want, got, "servers %v, resolv.conf %q, room %d", servers, resolv, size)
-				assert.Equal(t, wantWarnings, warnings)
-				_ = append(got.Servers, "x")
-				_ = append(got.Options, "x")
-				_ = append(got.Searches, "x")
-				assert.Equal(t, want, got, "appending to one list changed another")
-			}
-		}
-	}
-}

@@ -41,17 +41,8 @@ func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
 // (kuberuntime's newPodLabels).
 func PodLabels(pod *v1.Pod) map[string]string {
 	pod = orEmptyPod(pod)
-	var labels map[string]string
-	if pod.Labels != nil && len(pod.Labels)+3 <= 8 {
-		// A map of up to eight entries is one group that maps.Clone copies whole, without hashing
-		// each key again; the three keys below still fit in it.
-		labels = maps.Clone(pod.Labels)
-	} else {
-		labels = make(map[string]string, len(pod.Labels)+3)
-		for k, v := range pod.Labels {
-			labels[k] = v
-		}
-	}
+	labels := make(map[string]string, len(pod.Labels)+3)
+	maps.Copy(labels, pod.Labels)
 	labels[LabelPodName] = pod.Name
 	labels[LabelPodNamespace] = pod.Namespace
 	labels[LabelPodUID] = string(pod.UID)

@@ -7,7 +7,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/internal/benchpod"
@@ -53,7 +52,7 @@ func BenchmarkLinuxContainerConfig(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		if err := g.linuxContainerConfig(ctx, new(runtimeapi.LinuxContainerConfig), pod, c, uid, "", ""); err != nil {
+		if _, err := g.linuxContainerConfig(ctx, pod, c, uid, "", ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,6 @@ package configgen
 
 import (
 	"net"
-	"slices"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -24,70 +23,30 @@ func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
 	if total == 0 {
 		return nil, nil
 	}
-	mappings, out := portMessages(total)
+	out := make([]*runtimeapi.PortMapping, 0, total)
 	var warnings []Warning
-	var keysBuf [8]string
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
-		keys := keysBuf[:0]
-		var seen map[string]struct{}
-		if len(c.Ports) > len(keysBuf) {
-			// Too many ports to compare each with every earlier one.
-			seen = make(map[string]struct{}, len(c.Ports))
-		}
+		seen := make(map[string]bool, len(c.Ports))
 		for _, p := range c.Ports {
 			key := portKey(p)
-			dup := false
-			if seen != nil {
-				_, dup = seen[key]
-				seen[key] = struct{}{}
-			} else {
-				dup = slices.Contains(keys, key)
-				keys = append(keys, key)
-			}
-			if dup {
+			if seen[key] {
 				warnings = append(warnings, Warning{Reason: ReasonPortNameConflict, Container: c.Name,
 					Message: "port name conflicted, " + strconv.Quote(key) + " is defined more than once in container " + c.Name})
 				continue
 			}
+			seen[key] = true
 			proto, known := toRuntimeProtocol(p.Protocol)
 			if !known {
 				warnings = append(warnings, Warning{Reason: ReasonUnknownPortProtocol, Container: c.Name,
 					Message: "unknown protocol " + strconv.Quote(string(p.Protocol)) + " of a port in container " + c.Name + ", defaulting to TCP"})
 			}
-			mappings = mappings[:len(mappings)+1]
-			m := &mappings[len(mappings)-1]
-			m.Protocol, m.ContainerPort, m.HostPort, m.HostIp = proto, p.ContainerPort, p.HostPort, p.HostIP
-			out = append(out, m)
+			out = append(out, &runtimeapi.PortMapping{
+				Protocol: proto, ContainerPort: p.ContainerPort, HostPort: p.HostPort, HostIp: p.HostIP,
+			})
 		}
 	}
 	return out, warnings
-}
-
-// portMessages returns room for n port mappings and for the pointers to them. The messages share
-// one allocation; for up to four, the pointers share it too.
-func portMessages(n int) ([]runtimeapi.PortMapping, []*runtimeapi.PortMapping) {
-	switch {
-	case n == 1:
-		b := new(struct {
-			m [1]runtimeapi.PortMapping
-			p [1]*runtimeapi.PortMapping
-		})
-		return b.m[:0], b.p[:0]
-	case n == 2:
-		b := new(struct {
-			m [2]runtimeapi.PortMapping
-			p [2]*runtimeapi.PortMapping
-		})
-		return b.m[:0], b.p[:0]
-	case n <= 4:
-		b := new(struct {
-			m [4]runtimeapi.PortMapping
-			p [4]*runtimeapi.PortMapping
-		})
-		return b.m[:0:n], b.p[:0:n]
-	}
-	return make([]runtimeapi.PortMapping, 0, n), make([]*runtimeapi.PortMapping, 0, n)
 }
 
 // portKey names a port for de-duplication: its name, else "<family>-<proto>-<hostIP>:<cport>:<hport>"

@@ -34,28 +34,19 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err := ValidatePod(pod); err != nil {
 		return nil, err
 	}
-	// The config, its metadata, DNS and Linux parts live in one allocation, and so do the DNS
-	// lists when they are few; each is still a message of its own.
-	block := new(struct {
-		cfg      runtimeapi.PodSandboxConfig
-		metadata runtimeapi.PodSandboxMetadata
-		dns      runtimeapi.DNSConfig
-		dnsLists [8]string
-		linux    runtimeapi.LinuxPodSandboxConfig
-	})
-	md := &block.metadata
-	md.Name, md.Namespace, md.Uid, md.Attempt = pod.Name, pod.Namespace, string(pod.UID), attempt
-	cfg := &block.cfg
-	cfg.Metadata = md
-	cfg.Labels = PodLabels(pod)
-	cfg.Annotations = PodAnnotations(pod)
-
-	dnsWarnings, err := g.dns.podDNS(pod, &block.dns, block.dnsLists[:])
+	dns, dnsWarnings, err := g.dns.podDNS(pod)
 	if err != nil {
 		return nil, err
 	}
-	cfg.DnsConfig = &block.dns
 	g.warn(pod, nil, dnsWarnings)
+	cfg := &runtimeapi.PodSandboxConfig{
+		Metadata: &runtimeapi.PodSandboxMetadata{
+			Name: pod.Name, Namespace: pod.Namespace, Uid: string(pod.UID), Attempt: attempt,
+		},
+		Labels:      PodLabels(pod),
+		Annotations: PodAnnotations(pod),
+		DnsConfig:   dns,
+	}
 
 	if !pod.Spec.HostNetwork {
 		hostname, domain, msgs, err := hosts.GeneratePodHostNameAndDomain(pod, g.opts.ClusterDomain)
@@ -81,13 +72,13 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	if err != nil {
 		return nil, err
 	}
-	linux := &block.linux
-	linux.CgroupParent = PodCgroupParent(pod, g.cgroupQOS(pod), g.opts.Cgroups)
-	linux.SecurityContext = sc
-	linux.Sysctls = g.security.SandboxSysctls(pod)
-	linux.Resources = res
-	linux.Overhead = overhead
-	cfg.Linux = linux
+	cfg.Linux = &runtimeapi.LinuxPodSandboxConfig{
+		CgroupParent:    PodCgroupParent(pod, g.cgroupQOS(pod), g.opts.Cgroups),
+		SecurityContext: sc,
+		Sysctls:         g.security.SandboxSysctls(pod),
+		Resources:       res,
+		Overhead:        overhead,
+	}
 	if err := g.makePodDataDirs(pod); err != nil {
 		return nil, err
 	}
