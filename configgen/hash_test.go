@@ -25,7 +25,7 @@ func referenceHash(c *v1.Container) uint64 {
 	return uint64(h.Sum32())
 }
 
-// FuzzHashContainer holds HashContainer's direct rendering of spew's dump to kubelet's.
+// FuzzHashContainer holds HashContainer's rendering of the JSON bytes to spew's dump, which kubelet hashes.
 func FuzzHashContainer(f *testing.F) {
 	for _, s := range jsonStrings {
 		f.Add(s, "web")

@@ -2,6 +2,8 @@ package configgen
 
 import (
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"maps"
 	"strconv"
 
@@ -100,32 +102,12 @@ func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int
 // name and image. Only those two fields count, so a change of resources keeps the hash.
 func HashContainer(container *v1.Container) uint64 {
 	container = orEmptyContainer(container)
-	// Kubelet hashes the spew rendering, "([]uint8)[123 34 …]", of json.Marshal's
-	// {"image":…,"name":…} (a map's keys come sorted); the rendering is written here directly,
-	// as spew's reflection would cost more than the rest of the hash.
+	// Kubelet hashes spew's rendering of json.Marshal's {"image":…,"name":…} (a map's keys come
+	// sorted); for a byte slice that is its type and then its bytes as fmt's %v writes them.
 	b, _ := json.Marshal(map[string]string{"name": container.Name, "image": container.Image})
-
-	// FNV-32a of "([]uint8)[", then each byte's decimal digits with a space between bytes.
-	const prime = 16777619
-	h := uint32(2166136261)
-	for _, c := range []byte("([]uint8)[") {
-		h = (h ^ uint32(c)) * prime
-	}
-	for i, c := range b {
-		if i > 0 {
-			h = (h ^ ' ') * prime
-		}
-		switch {
-		case c >= 100:
-			h = (h ^ uint32('0'+c/100)) * prime
-			h = (h ^ uint32('0'+c/10%10)) * prime
-		case c >= 10:
-			h = (h ^ uint32('0'+c/10)) * prime
-		}
-		h = (h ^ uint32('0'+c%10)) * prime
-	}
-	h = (h ^ ']') * prime
-	return uint64(h)
+	h := fnv.New32a()
+	_, _ = fmt.Fprintf(h, "([]uint8)%v", b)
+	return uint64(h.Sum32())
 }
 
 // orEmptyPod lets the pure helpers take a nil pod as an empty one instead of panicking.

@@ -38,7 +38,7 @@ func TestHashContainer(t *testing.T) {
 	}
 }
 
-// The direct rendering must equal what kubelet hashes: the spew dump of the JSON bytes.
+// HashContainer's rendering must equal what kubelet hashes: the spew dump of the JSON bytes.
 func TestHashContainerMatchesDumpForHash(t *testing.T) {
 	for _, c := range []v1.Container{
 		{}, {Name: "a"}, {Name: "web", Image: "nginx@sha256:0123"}, {Name: "ü", Image: "<&>\u2028"},
