@@ -94,7 +94,7 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		return nil, err
 	}
 
-	annotations, annotationWarnings := ContainerAnnotations(pod, container, restartCount, opts.Annotations)
+	annotations, annotationWarnings := containerAnnotations(pod, container, restartCount, opts.Annotations)
 	opts.Warnings = append(opts.Warnings, annotationWarnings...)
 	g.makePodContainerDir(pod, container, opts)
 	criMounts, msgs := mounts.MakeCRIMounts(opts.Mounts, mounts.TerminationMessage{
@@ -110,7 +110,7 @@ func (g *Generator) containerConfig(ctx context.Context, req ContainerRequest, o
 		Command:     cmd.command,
 		Args:        cmd.args,
 		WorkingDir:  container.WorkingDir,
-		Labels:      ContainerLabels(pod, container),
+		Labels:      containerLabels(pod, container),
 		Annotations: annotations,
 		Devices:     blockdev.ToCRIDevices(opts.Devices),
 		CDIDevices:  cdiDevices(opts.CDIDevices),

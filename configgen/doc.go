@@ -5,9 +5,12 @@
 // the sources of ConfigMaps, Secrets, Services and the Node, and the host backends (nil means the
 // real Linux ones). Then, per pod, GeneratePodSandboxConfig, and per container
 // GenerateContainerConfig, which takes what kubelet's generateContainerConfig takes as one
-// ContainerRequest. The steps are also exported on their own: MakeEnvironmentVariables,
-// ExpandContainerCommandAndArgs, PodDNS, ContainerAnnotations and the others below, and the
-// mounts, blockdev, hosts, logs, security and resources packages.
+// ContainerRequest. The steps a caller needs without a whole config are exported on their own:
+// MakeEnvironmentVariables, ExpandContainerCommandAndArgs, PodDNS, PodCgroupParent, HashContainer
+// (to tell whether a running container was created from the current spec), ValidatePod (to
+// refuse a pod before it starts), and the mounts, blockdev, hosts, logs, security and resources
+// packages. The labels, annotations and port mappings kubelet puts on a config come only in the
+// configs; their keys are the Label and Annotation constants.
 //
 // Providers that do not run CRI resolve a whole pod with no Generator:
 // MakePodEnvironmentVariables (every container's environment, as []v1.EnvVar and as the []EnvVar

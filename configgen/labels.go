@@ -27,9 +27,9 @@ const (
 	AnnotationContainerPorts                    = "io.kubernetes.container.ports"
 )
 
-// ContainerLabels returns the four labels kubelet puts on a container (kuberuntime's
+// containerLabels returns the four labels kubelet puts on a container (kuberuntime's
 // newContainerLabels). Pod labels are not copied to containers.
-func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
+func containerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
 	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	return map[string]string{
 		LabelPodName:       pod.Name,
@@ -39,9 +39,9 @@ func ContainerLabels(pod *v1.Pod, container *v1.Container) map[string]string {
 	}
 }
 
-// PodLabels returns the sandbox labels: the pod's labels with kubelet's three pod keys on top
+// podLabels returns the sandbox labels: the pod's labels with kubelet's three pod keys on top
 // (kuberuntime's newPodLabels).
-func PodLabels(pod *v1.Pod) map[string]string {
+func podLabels(pod *v1.Pod) map[string]string {
 	pod = orEmptyPod(pod)
 	labels := make(map[string]string, len(pod.Labels)+3)
 	maps.Copy(labels, pod.Labels)
@@ -51,19 +51,19 @@ func PodLabels(pod *v1.Pod) map[string]string {
 	return labels
 }
 
-// PodAnnotations returns the sandbox annotations. Kubelet hands the runtime the pod's own map; this
+// podAnnotations returns the sandbox annotations. Kubelet hands the runtime the pod's own map; this
 // returns a copy so the caller's pod is never shared with the config (nil stays nil).
-func PodAnnotations(pod *v1.Pod) map[string]string {
+func podAnnotations(pod *v1.Pod) map[string]string {
 	if pod == nil || pod.Annotations == nil {
 		return nil
 	}
 	return maps.Clone(pod.Annotations)
 }
 
-// ContainerAnnotations returns the annotations kubelet puts on a container
+// containerAnnotations returns the annotations kubelet puts on a container
 // (kuberuntime's newContainerAnnotations). extra (device-plugin annotations) come first; kubelet's
 // own keys overwrite them. A preStop handler that cannot be encoded is left out with a warning.
-func ContainerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []Warning) {
+func containerAnnotations(pod *v1.Pod, container *v1.Container, restartCount int, extra map[string]string) (map[string]string, []Warning) {
 	pod, container = orEmptyPod(pod), orEmptyContainer(container)
 	annotations := make(map[string]string, len(extra)+8)
 	for k, v := range extra {

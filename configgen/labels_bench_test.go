@@ -1,9 +1,8 @@
-package configgen_test
+package configgen
 
 import (
 	"testing"
 
-	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
@@ -18,7 +17,7 @@ func BenchmarkContainerAnnotations(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		sink, _ = configgen.ContainerAnnotations(pod, c, 1, nil)
+		sink, _ = containerAnnotations(pod, c, 1, nil)
 	}
 }
 
@@ -29,7 +28,7 @@ func BenchmarkContainerLabels(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		sink = configgen.ContainerLabels(pod, c)
+		sink = containerLabels(pod, c)
 	}
 }
 
@@ -39,8 +38,8 @@ func BenchmarkPodLabelsAndAnnotations(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		sink = configgen.PodLabels(pod)
-		sink = configgen.PodAnnotations(pod)
+		sink = podLabels(pod)
+		sink = podAnnotations(pod)
 	}
 }
 
@@ -51,7 +50,7 @@ func BenchmarkHashContainer(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		if configgen.HashContainer(c) == 0 {
+		if HashContainer(c) == 0 {
 			b.Fatal("zero hash")
 		}
 	}

@@ -72,14 +72,14 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 	t.Run("container labels are exactly the four kubelet keys; pod labels are not copied", func(t *testing.T) {
 		assert.Equal(t, map[string]string{
 			LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1", LabelContainerName: "c",
-		}, ContainerLabels(pod, c))
+		}, containerLabels(pod, c))
 	})
 	t.Run("pod labels are the pod's labels with the three pod keys on top", func(t *testing.T) {
 		p := pod.DeepCopy()
 		p.Labels[LabelPodName] = "spoofed"
 		assert.Equal(t, map[string]string{
 			"app": "x", LabelPodName: "p", LabelPodNamespace: "ns", LabelPodUID: "u1",
-		}, PodLabels(p))
+		}, podLabels(p))
 	})
 	t.Run("pod labels of every size are copied, never shared with the pod", func(t *testing.T) {
 		for n := 0; n <= 12; n++ {
@@ -90,7 +90,7 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 				k := fmt.Sprintf("label-%d", i)
 				p.Labels[k], want[k] = k, k
 			}
-			got := PodLabels(p)
+			got := podLabels(p)
 			assert.Equal(t, want, got, "%d labels", n)
 			got["label-0"] = "changed"
 			assert.Len(t, p.Labels, n, "%d labels", n)
@@ -98,10 +98,10 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 		}
 	})
 	t.Run("pod annotations: nil stays nil, others are copied", func(t *testing.T) {
-		assert.Nil(t, PodAnnotations(pod))
+		assert.Nil(t, podAnnotations(pod))
 		p := pod.DeepCopy()
 		p.Annotations = map[string]string{"a": "b"}
-		got := PodAnnotations(p)
+		got := podAnnotations(p)
 		assert.Equal(t, map[string]string{"a": "b"}, got)
 		got["a"] = "changed"
 		assert.Equal(t, "b", p.Annotations["a"])
@@ -185,7 +185,7 @@ func TestContainerLabelsAndAnnotations(t *testing.T) {
 			if tt.container != nil {
 				tt.container(cc)
 			}
-			got, warnings := ContainerAnnotations(p, cc, tt.restartCount, tt.extra)
+			got, warnings := containerAnnotations(p, cc, tt.restartCount, tt.extra)
 			assert.Empty(t, warnings)
 			assert.Equal(t, tt.want, got)
 		})
@@ -201,7 +201,7 @@ func TestContainerAnnotationsPreStopNotEncoded(t *testing.T) {
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1"}}
 	c := &v1.Container{Name: "c", Image: "i", Lifecycle: &v1.Lifecycle{PreStop: handler},
 		Ports: []v1.ContainerPort{{ContainerPort: 80}}}
-	got, warnings := ContainerAnnotations(pod, c, 2, nil)
+	got, warnings := containerAnnotations(pod, c, 2, nil)
 	assert.Equal(t, []Warning{{Reason: ReasonAnnotationNotEncoded, Container: "c",
 		Message: "unable to marshal lifecycle PreStop handler for container c: " + marshalErr.Error()}}, warnings)
 	assert.Equal(t, map[string]string{

@@ -30,8 +30,8 @@ const (
 // PodContainer is one container of a pod, as the Generator's calls take it.
 type PodContainer struct {
 	Kind ContainerKind
-	// Container points into the pod's spec, or for an ephemeral container to its conversion
-	// (EphemeralContainerAsContainer).
+	// Container points into the pod's spec, or for an ephemeral container to a shallow copy of
+	// its EphemeralContainerCommon as a v1.Container.
 	Container *v1.Container
 	// TargetContainerName is an ephemeral container's targetContainerName; empty otherwise.
 	TargetContainerName string
@@ -58,18 +58,15 @@ func PodContainers(pod *v1.Pod) []PodContainer {
 	}
 	for i := range spec.EphemeralContainers {
 		ec := &spec.EphemeralContainers[i]
-		out = append(out, PodContainer{Kind: ContainerKindEphemeral, Container: EphemeralContainerAsContainer(ec), TargetContainerName: ec.TargetContainerName})
+		out = append(out, PodContainer{Kind: ContainerKindEphemeral, Container: ephemeralContainerAsContainer(ec), TargetContainerName: ec.TargetContainerName})
 	}
 	return out
 }
 
-// EphemeralContainerAsContainer returns an ephemeral container as the v1.Container kubelet runs
+// ephemeralContainerAsContainer returns an ephemeral container as the v1.Container kubelet runs
 // it as (its EphemeralContainerCommon). The result is a shallow copy: its slices are the
 // ephemeral container's.
-func EphemeralContainerAsContainer(ec *v1.EphemeralContainer) *v1.Container {
-	if ec == nil {
-		return nil
-	}
+func ephemeralContainerAsContainer(ec *v1.EphemeralContainer) *v1.Container {
 	c := v1.Container(ec.EphemeralContainerCommon)
 	return &c
 }

@@ -68,7 +68,6 @@ func TestPodContainers(t *testing.T) {
 	assert.Equal(t, "app", got[3].TargetContainerName)
 	assert.Equal(t, pod.Spec.EphemeralContainers[0].Env, got[3].Container.Env, "the ephemeral container is converted")
 	assert.Nil(t, configgen.PodContainers(nil))
-	assert.Nil(t, configgen.EphemeralContainerAsContainer(nil))
 }
 
 func TestMakePodEnvironmentVariables(t *testing.T) {

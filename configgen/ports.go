@@ -8,13 +8,13 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 )
 
-// SandboxPortMappings returns the sandbox's port mappings: every port of every regular container,
+// sandboxPortMappings returns the sandbox's port mappings: every port of every regular container,
 // in order (kuberuntime's generatePodSandboxConfig with MakePortMappings). Within one container a
 // port whose name, or for an unnamed port its family, protocol, host IP, container port and host
 // port, repeats an earlier one is skipped with a warning, as kubelet does; an unknown protocol is
 // TCP with a warning; init and ephemeral containers publish no ports. The result is nil when there
 // are none.
-func SandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
+func sandboxPortMappings(pod *v1.Pod) ([]*runtimeapi.PortMapping, []Warning) {
 	pod = orEmptyPod(pod)
 	total := 0
 	for i := range pod.Spec.Containers {

@@ -85,7 +85,7 @@ func TestSandboxPortMappings(t *testing.T) {
 	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, warnings := SandboxPortMappings(&v1.Pod{Spec: tt.spec})
+			got, warnings := sandboxPortMappings(&v1.Pod{Spec: tt.spec})
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, tt.wantReasons, warningReasons(warnings))
 		})
@@ -101,7 +101,7 @@ func TestSandboxPortMappingsEveryCount(t *testing.T) {
 			ports = append(ports, v1.ContainerPort{ContainerPort: int32(i), Protocol: v1.ProtocolUDP})
 			want = append(want, &runtimeapi.PortMapping{Protocol: runtimeapi.Protocol_UDP, ContainerPort: int32(i)})
 		}
-		got, warnings := SandboxPortMappings(&v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: ports}}}})
+		got, warnings := sandboxPortMappings(&v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Ports: ports}}}})
 		assert.Empty(t, warnings)
 		assert.Equal(t, want, got, "%d ports", n)
 		assert.Len(t, got, cap(got), "%d ports: no room past the mappings", n)

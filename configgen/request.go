@@ -12,7 +12,8 @@ type ContainerRequest struct {
 	// Pod is the pod the container belongs to. Required.
 	Pod *v1.Pod
 	// Container is the container to generate for: one of Pod's containers, init containers, or
-	// an ephemeral container converted with EphemeralContainerAsContainer. Required.
+	// an ephemeral container as PodContainers gives it (v1.Container(ec.EphemeralContainerCommon)).
+	// Required.
 	Container *v1.Container
 	// RestartCount is the container's attempt: its status's restart count plus one after a
 	// restart, or RestartCountFromLogs for a container with no status.

@@ -90,7 +90,7 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 	if err := checkPathElement("container name", container.Name); err != nil {
 		return nil, nil, noop, commandLine{}, fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
 	}
-	if err := ValidateContainer(pod, container); err != nil {
+	if err := validateContainer(pod, container); err != nil {
 		return nil, nil, noop, commandLine{}, err
 	}
 	if err := g.checkPodDir(pod, podDir, podHostsFile); err != nil {

@@ -43,8 +43,8 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 		Metadata: &runtimeapi.PodSandboxMetadata{
 			Name: pod.Name, Namespace: pod.Namespace, Uid: string(pod.UID), Attempt: attempt,
 		},
-		Labels:      PodLabels(pod),
-		Annotations: PodAnnotations(pod),
+		Labels:      podLabels(pod),
+		Annotations: podAnnotations(pod),
 		DnsConfig:   dns,
 	}
 
@@ -60,7 +60,7 @@ func (g *Generator) podSandboxConfig(ctx context.Context, pod *v1.Pod, attempt u
 	}
 	cfg.LogDirectory = logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
 
-	ports, portWarnings := SandboxPortMappings(pod)
+	ports, portWarnings := sandboxPortMappings(pod)
 	cfg.PortMappings = ports
 	g.warn(pod, nil, portWarnings)
 

@@ -28,7 +28,7 @@ func BenchmarkSandboxPortMappings(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		if ports, _ := SandboxPortMappings(pod); len(ports) != 2 {
+		if ports, _ := sandboxPortMappings(pod); len(ports) != 2 {
 			b.Fatal(ports)
 		}
 	}

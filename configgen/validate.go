@@ -16,7 +16,7 @@ import (
 )
 
 // ValidatePod is the node-side validation of the pod-level fields a Generator turns into host
-// paths, files or CRI messages, and of every container of the pod (ValidateContainer). The
+// paths, files or CRI messages, and of every container of the pod. The
 // Generator calls it before any host effect; it is exported so that a provider can refuse a pod
 // before it starts. It checks what the API server would have refused and what matters on the node,
 // since podconfig may be fed specs that never passed one:
@@ -54,14 +54,14 @@ func ValidatePod(pod *v1.Pod) error {
 	return v.err
 }
 
-// ValidateContainer is ValidatePod's check of the pod-level fields and of one container, the one a
+// validateContainer is ValidatePod's check of the pod-level fields and of one container, the one a
 // Generator is about to configure (see ValidatePod for the rules), except that only that
 // container's name is checked for a twin among the pod's containers, so that a call costs the
 // same in a pod of thousands of containers (ValidatePod, which GeneratePodSandboxConfig calls,
 // compares every name with every other). On top of the API server's rules
 // for a container, Bidirectional mount propagation is refused for an unprivileged container, and
 // negative resource quantities are refused wherever the API server refuses them.
-func ValidateContainer(pod *v1.Pod, container *v1.Container) error {
+func validateContainer(pod *v1.Pod, container *v1.Container) error {
 	if pod == nil || container == nil {
 		return fmt.Errorf("%w: pod and container must not be nil", ErrInvalidPod)
 	}

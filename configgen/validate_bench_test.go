@@ -1,9 +1,8 @@
-package configgen_test
+package configgen
 
 import (
 	"testing"
 
-	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/internal/benchpod"
 )
 
@@ -15,7 +14,7 @@ func BenchmarkValidateContainer(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		if err := configgen.ValidateContainer(pod, c); err != nil {
+		if err := validateContainer(pod, c); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,7 +26,7 @@ func BenchmarkValidatePod(b *testing.B) {
 	b.ReportAllocs()
 	defer benchpod.ReportCPU(b)()
 	for b.Loop() {
-		if err := configgen.ValidatePod(pod); err != nil {
+		if err := ValidatePod(pod); err != nil {
 			b.Fatal(err)
 		}
 	}
