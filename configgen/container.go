@@ -190,20 +190,8 @@ func stopSignal(sig v1.Signal) runtimeapi.Signal {
 	if strings.Contains(name, "PLUS") || strings.Contains(name, "MINUS") {
 		return runtimeapi.Signal_SIGNAL_RUNTIME_DEFAULT
 	}
-	var stack [64]byte
-	key := append(stack[:0], "SIGNAL_"...)
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; c {
-		case '+':
-			key = append(key, "PLUS"...)
-		case '-':
-			key = append(key, "MINUS"...)
-		default:
-			key = append(key, c)
-		}
-	}
-	// A lookup by string(bytes) allocates nothing.
-	return runtimeapi.Signal(runtimeapi.Signal_value[string(key)])
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "+", "PLUS"), "-", "MINUS")
+	return runtimeapi.Signal(runtimeapi.Signal_value["SIGNAL_"+name])
 }
 
 // cdiDevices converts CDI names; the result is never nil, as kubelet's makeCDIDevices.

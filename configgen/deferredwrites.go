@@ -11,8 +11,6 @@ import (
 // below writes through a small writer interface (hosts.FileWriter).
 type deferredWrites struct {
 	ops []deferredWrite
-	// buf holds the hosts file's write and chmod, so recording them allocates nothing more.
-	buf [2]deferredWrite
 }
 
 // deferredWrite is one recorded WriteFile (write is true) or Chmod.
@@ -24,17 +22,11 @@ type deferredWrite struct {
 }
 
 func (d *deferredWrites) WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if d.ops == nil {
-		d.ops = d.buf[:0]
-	}
 	d.ops = append(d.ops, deferredWrite{path: path, data: data, perm: perm, write: true})
 	return nil
 }
 
 func (d *deferredWrites) Chmod(path string, perm fs.FileMode) error {
-	if d.ops == nil {
-		d.ops = d.buf[:0]
-	}
 	d.ops = append(d.ops, deferredWrite{path: path, perm: perm})
 	return nil
 }

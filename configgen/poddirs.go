@@ -80,12 +80,9 @@ func (g *Generator) makePodHostFiles(pod *v1.Pod, logDir, containerName string, 
 // makePodDataDirsRecorded is makePodDataDirs recording what it creates in made, for a pod whose
 // UID makePodHostFiles has checked.
 func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
-	// PodDataDirs' list, without allocating it: podDir is clean, so Join is a concatenation, and
-	// the three paths are cut from one string, "<podDir>/volumes<podDir>/plugins".
-	podDirLen := len(g.podsDir) + 1 + len(pod.UID)
-	both := g.podsDir + "/" + string(pod.UID) + "/volumes" + g.podsDir + "/" + string(pod.UID) + "/plugins"
-	volumesEnd := podDirLen + len("/volumes")
-	dirs := [...]string{both[:podDirLen], both[:volumesEnd], both[volumesEnd:]}
+	// PodDataDirs' list: the pod directory is clean, so each Join is a concatenation.
+	podDir := g.podsDir + "/" + string(pod.UID)
+	dirs := [...]string{podDir, podDir + "/volumes", podDir + "/plugins"}
 	if made.isDir(dirs[1]) && made.isDir(dirs[2]) {
 		// The usual case, every call after the pod's first. Finding a directory in the pod's
 		// directory proves it is one (or a symlink to one), where MkdirAll does nothing.
@@ -99,11 +96,11 @@ func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
 	return nil
 }
 
-// podDirAndHostsFile returns PodDir and the pod's etc-hosts file in it, cut from one string.
+// podDirAndHostsFile returns PodDir and the pod's etc-hosts file in it.
 func (g *Generator) podDirAndHostsFile(pod *v1.Pod) (podDir, hostsFile string, err error) {
 	if err := checkPodUID(pod); err != nil {
 		return "", "", err
 	}
-	hostsFile = g.podsDir + "/" + string(pod.UID) + "/etc-hosts"
-	return hostsFile[:len(hostsFile)-len("/etc-hosts")], hostsFile, nil
+	podDir = g.podsDir + "/" + string(pod.UID)
+	return podDir, podDir + "/etc-hosts", nil
 }

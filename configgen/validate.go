@@ -72,7 +72,7 @@ func validateContainer(pod *v1.Pod, container *v1.Container) error {
 }
 
 // validator walks a pod and keeps the first problem. Field names are built only for the error, so
-// a valid pod costs one pass over each string and no allocation.
+// a valid pod costs one pass over each string.
 type validator struct {
 	pod *v1.Pod
 	ctr *v1.Container
@@ -276,24 +276,11 @@ func (v *validator) uniqueContainerNames() {
 		}
 		return
 	}
-	// A pod has a few containers: comparing pairs allocates nothing. A hostile pod with
-	// thousands gets a set instead of a quadratic walk.
-	var seen map[string]struct{}
-	if n > 32 {
-		seen = make(map[string]struct{}, n)
-	}
+	seen := make(map[string]bool, n)
 	for i := 0; i < n; i++ {
 		list, idx, ni := at(i)
-		dup := false
-		if seen != nil {
-			_, dup = seen[ni]
-			seen[ni] = struct{}{}
-		} else {
-			for j := 0; j < i && !dup; j++ {
-				_, _, nj := at(j)
-				dup = nj == ni
-			}
-		}
+		dup := seen[ni]
+		seen[ni] = true
 		if dup {
 			v.fail(list+"["+strconv.Itoa(idx)+"].name", strconv.Quote(ni)+" is also the name of another container of the pod")
 			return

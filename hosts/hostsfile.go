@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"bytes"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -25,7 +26,7 @@ const (
 // managedHostsFileContent returns the /etc/hosts of a pod on the pod network, byte for byte as
 // kubelet's managedHostsFileContent writes it: a header, the loopback entries, one line per pod IP in
 // the order given ("<ip>\t<hostname>.<domain>\t<hostname>", or "<ip>\t<hostname>" without a domain),
-// then the hostAliases block. The result is built in one allocation of the exact size.
+// then the hostAliases block.
 //
 // Like kubelet, it does not check that pod IPs are IP addresses, nor sort or deduplicate them. Unlike
 // kubelet, it refuses anything that would add a line or a comment to the file: a pod IP, hostName or
@@ -48,29 +49,18 @@ func managedHostsFileContent(podIPs []string, hostName, hostDomainName string, h
 		return nil, err
 	}
 
-	size := len(managedHeader) + len(loopbackEntries) + aliasesSize(hostAliases)
+	var b bytes.Buffer
+	b.WriteString(managedHeader)
+	b.WriteString(loopbackEntries)
 	for _, ip := range podIPs {
-		size += len(ip) + 1 + len(hostName) + 1
+		b.WriteString(ip + "\t")
 		if hostDomainName != "" {
-			size += len(hostName) + 1 + len(hostDomainName) + 1
+			b.WriteString(hostName + "." + hostDomainName + "\t")
 		}
+		b.WriteString(hostName + "\n")
 	}
-	b := make([]byte, 0, size)
-	b = append(b, managedHeader...)
-	b = append(b, loopbackEntries...)
-	for _, ip := range podIPs {
-		b = append(b, ip...)
-		b = append(b, '\t')
-		if hostDomainName != "" {
-			b = append(b, hostName...)
-			b = append(b, '.')
-			b = append(b, hostDomainName...)
-			b = append(b, '\t')
-		}
-		b = append(b, hostName...)
-		b = append(b, '\n')
-	}
-	return appendAliases(b, hostAliases), nil
+	writeAliases(&b, hostAliases)
+	return b.Bytes(), nil
 }
 
 // nodeHostsFileContent returns the /etc/hosts of a host-network pod, as kubelet's
@@ -80,10 +70,11 @@ func nodeHostsFileContent(nodeHosts []byte, hostAliases []v1.HostAlias) ([]byte,
 	if err := validateHostAliases(hostAliases); err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(managedHeaderHostNetwork)+len(nodeHosts)+aliasesSize(hostAliases))
-	b = append(b, managedHeaderHostNetwork...)
-	b = append(b, nodeHosts...)
-	return appendAliases(b, hostAliases), nil
+	var b bytes.Buffer
+	b.WriteString(managedHeaderHostNetwork)
+	b.Write(nodeHosts)
+	writeAliases(&b, hostAliases)
+	return b.Bytes(), nil
 }
 
 // validateHostAliases checks each spec.hostAliases entry as the API server does: the IP must parse
@@ -132,40 +123,14 @@ func checkToken(value string, path func() *field.Path) error {
 	return nil
 }
 
-func aliasesSize(hostAliases []v1.HostAlias) int {
-	if len(hostAliases) == 0 {
-		return 0
-	}
-	n := len(aliasesHeader)
-	for _, alias := range hostAliases {
-		n += len(alias.IP) + len("\t\n")
-		for j, h := range alias.Hostnames {
-			if j > 0 {
-				n++
-			}
-			n += len(h)
-		}
-	}
-	return n
-}
-
-// appendAliases appends kubelet's hostsEntriesFromHostAliases block: one line per alias, its IP and
+// writeAliases writes kubelet's hostsEntriesFromHostAliases block: one line per alias, its IP and
 // hostnames separated by tabs. An alias without hostnames still gets its line, "<ip>\t".
-func appendAliases(b []byte, hostAliases []v1.HostAlias) []byte {
+func writeAliases(b *bytes.Buffer, hostAliases []v1.HostAlias) {
 	if len(hostAliases) == 0 {
-		return b
+		return
 	}
-	b = append(b, aliasesHeader...)
+	b.WriteString(aliasesHeader)
 	for _, alias := range hostAliases {
-		b = append(b, alias.IP...)
-		b = append(b, '\t')
-		for j, h := range alias.Hostnames {
-			if j > 0 {
-				b = append(b, '\t')
-			}
-			b = append(b, h...)
-		}
-		b = append(b, '\n')
+		b.WriteString(alias.IP + "\t" + strings.Join(alias.Hostnames, "\t") + "\n")
 	}
-	return b
 }

@@ -89,7 +89,7 @@ func (r *Resolver) ContainerSecurityContext(ctx context.Context, in ContainerInp
 	sc.SupplementalGroups = supplementalGroups(podSC, in.ExtraSupplementalGroups, false)
 
 	sc.NoNewPrivs = eff.allowPrivilegeEscalation != nil && !*eff.allowPrivilegeEscalation
-	sc.MaskedPaths, sc.ReadonlyPaths = r.procPaths(eff.procMount)
+	sc.MaskedPaths, sc.ReadonlyPaths = r.MaskedPaths(eff.procMount), readonlyPaths(eff.procMount)
 	return sc, nil
 }
 

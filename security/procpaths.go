@@ -145,17 +145,3 @@ func (r *Resolver) MaskedPaths(procMount *v1.ProcMountType) []string {
 	copy(out, shared)
 	return out
 }
-
-// procPaths returns MaskedPaths and readonlyPaths for one container in a single allocation; the
-// masked list's capacity is capped so that appending to it cannot overwrite the read-only list.
-func (r *Resolver) procPaths(procMount *v1.ProcMountType) (masked, readonly []string) {
-	if isUnmasked(procMount) {
-		return []string{}, []string{}
-	}
-	shared := r.maskedList()
-	n := len(shared)
-	buf := make([]string, n+len(defaultReadonlyPaths))
-	copy(buf, shared)
-	copy(buf[n:], defaultReadonlyPaths[:])
-	return buf[:n:n], buf[n:]
-}
