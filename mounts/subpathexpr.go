@@ -16,13 +16,6 @@ const MaxSubPathExprBytes = 4096
 // ExpandContainerVolumeMounts): a variable that is missing or empty is an error naming every such
 // variable, sorted and once each. An expansion beyond MaxSubPathExprBytes stops there and fails.
 func expandSubPathExpr(name, expr string, env map[string]string) (string, error) {
-	// The usual subPathExpr is one reference, "$(POD_NAME)": it expands to the value as it is,
-	// with no copy. The name runs to the first ')', so this holds when that is the last byte.
-	if n := len(expr); n > 3 && expr[0] == '$' && expr[1] == '(' && strings.IndexByte(expr, ')') == n-1 {
-		if v := env[expr[2:n-1]]; v != "" && len(v) <= MaxSubPathExprBytes {
-			return v, nil
-		}
-	}
 	out, missing, ok := expansion.ExpandStrictLimit(expr, env, MaxSubPathExprBytes)
 	if !ok {
 		return "", newError(ErrSubPathExpansion, fmt.Sprintf("subPathExpr of volumeMount %q expands beyond %d bytes (PATH_MAX)", name, MaxSubPathExprBytes), nil)
