@@ -2,6 +2,7 @@ package configgentest_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,6 +67,29 @@ func TestObjects(t *testing.T) {
 		require.Len(t, svcs, 2)
 		assert.Equal(t, "10.0.0.1", svcs[0].Spec.ClusterIP)
 	})
+	t.Run("services added in any order, replaced and listed in between, are listed sorted", func(t *testing.T) {
+		o := configgentest.NewObjects()
+		names := func(ns string) []string {
+			svcs, err := o.ListServices(ctx, ns)
+			require.NoError(t, err)
+			var out []string
+			for _, s := range svcs {
+				out = append(out, s.Name+"="+s.Spec.ClusterIP)
+			}
+			return out
+		}
+		for _, n := range []string{"c", "a", "d"} {
+			o.Add(&v1.Service{ObjectMeta: meta("x", n)})
+		}
+		o.Add(&v1.Service{ObjectMeta: meta("y", "b")})
+		assert.Equal(t, []string{"a=", "c=", "d="}, names("x"))
+		o.Add(&v1.Service{ObjectMeta: meta("x", "a"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.2"}})
+		o.Add(&v1.Service{ObjectMeta: meta("x", "b")})
+		o.Add(&v1.Service{ObjectMeta: meta("x", "d"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.4"}})
+		assert.Equal(t, []string{"a=10.0.0.2", "b=", "c=", "d=10.0.0.4"}, names("x"))
+		assert.Equal(t, []string{"a=10.0.0.2", "b=", "c=", "d=10.0.0.4", "b="}, names(""))
+		assert.Empty(t, names("none"))
+	})
 	t.Run("no node added: a node with no addresses", func(t *testing.T) {
 		n, err := o.GetNode(ctx)
 		require.NoError(t, err)
@@ -109,4 +133,22 @@ func TestNodeVolumes(t *testing.T) {
 	fi, err := node.Files.Stat(root + "kubernetes.io~secret/s")
 	require.NoError(t, err)
 	assert.True(t, fi.IsDir(), "and exist in Files")
+}
+
+// BenchmarkObjectsAddServices loads 20,000 Services of one namespace, as a manifest holds them,
+// and lists them once.
+func BenchmarkObjectsAddServices(b *testing.B) {
+	svcs := make([]*v1.Service, 20000)
+	for i := range svcs {
+		svcs[i] = &v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("svc-%05d", len(svcs)-i)}}
+	}
+	for b.Loop() {
+		o := configgentest.NewObjects()
+		for _, s := range svcs {
+			o.Add(s)
+		}
+		if _, err := o.ListServices(context.Background(), "default"); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -19,14 +19,26 @@ type Objects struct {
 	mu         sync.RWMutex
 	configMaps map[string]*v1.ConfigMap
 	secrets    map[string]*v1.Secret
-	services   map[string][]*v1.Service
-	node       *v1.Node
+	services   map[string]*namespaceServices
+	// unsorted are the namespaces whose Services were added out of order since they were last
+	// listed.
+	unsorted []*namespaceServices
+	node     *v1.Node
+}
+
+// namespaceServices are the Services of one namespace. They are sorted when listed, not as each
+// is added: sorting and scanning the list on every Add made a manifest of n Services cost n²
+// (50,000 Services, 5.5 MB of YAML, took 30 s to load).
+type namespaceServices struct {
+	list   []*v1.Service
+	byName map[string]int // index in list
+	sorted bool
 }
 
 // NewObjects returns a store holding objs: *v1.ConfigMap, *v1.Secret, *v1.Service and at most one
 // *v1.Node. Other types are ignored.
 func NewObjects(objs ...interface{}) *Objects {
-	o := &Objects{configMaps: map[string]*v1.ConfigMap{}, secrets: map[string]*v1.Secret{}, services: map[string][]*v1.Service{}}
+	o := &Objects{configMaps: map[string]*v1.ConfigMap{}, secrets: map[string]*v1.Secret{}, services: map[string]*namespaceServices{}}
 	for _, obj := range objs {
 		o.Add(obj)
 	}
@@ -43,16 +55,21 @@ func (o *Objects) Add(obj interface{}) {
 	case *v1.Secret:
 		o.secrets[obj.Namespace+"/"+obj.Name] = obj
 	case *v1.Service:
-		list := o.services[obj.Namespace]
-		for i, s := range list {
-			if s.Name == obj.Name {
-				list[i] = obj
-				return
-			}
+		ns := o.services[obj.Namespace]
+		if ns == nil {
+			ns = &namespaceServices{byName: map[string]int{}, sorted: true}
+			o.services[obj.Namespace] = ns
 		}
-		list = append(list, obj)
-		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-		o.services[obj.Namespace] = list
+		if i, ok := ns.byName[obj.Name]; ok {
+			ns.list[i] = obj
+			return
+		}
+		ns.byName[obj.Name] = len(ns.list)
+		ns.list = append(ns.list, obj)
+		if n := len(ns.list); ns.sorted && n > 1 && ns.list[n-2].Name > obj.Name {
+			ns.sorted = false
+			o.unsorted = append(o.unsorted, ns)
+		}
 	case *v1.Node:
 		o.node = obj
 	}
@@ -80,10 +97,14 @@ func (o *Objects) GetSecret(_ context.Context, namespace, name string) (*v1.Secr
 
 // ListServices returns the Services of a namespace ("" lists every namespace), sorted by name.
 func (o *Objects) ListServices(_ context.Context, namespace string) ([]*v1.Service, error) {
+	o.sortServices()
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	if namespace != "" {
-		return append([]*v1.Service(nil), o.services[namespace]...), nil
+		if ns := o.services[namespace]; ns != nil {
+			return append([]*v1.Service(nil), ns.list...), nil
+		}
+		return nil, nil
 	}
 	var all []*v1.Service
 	namespaces := make([]string, 0, len(o.services))
@@ -92,9 +113,30 @@ func (o *Objects) ListServices(_ context.Context, namespace string) ([]*v1.Servi
 	}
 	sort.Strings(namespaces)
 	for _, ns := range namespaces {
-		all = append(all, o.services[ns]...)
+		all = append(all, o.services[ns].list...)
 	}
 	return all, nil
+}
+
+// sortServices sorts the namespaces whose Services were added out of order since they were last
+// listed.
+func (o *Objects) sortServices() {
+	o.mu.RLock()
+	sorted := len(o.unsorted) == 0
+	o.mu.RUnlock()
+	if sorted {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, ns := range o.unsorted {
+		sort.Slice(ns.list, func(i, j int) bool { return ns.list[i].Name < ns.list[j].Name })
+		for i, s := range ns.list {
+			ns.byName[s.Name] = i
+		}
+		ns.sorted = true
+	}
+	o.unsorted = nil
 }
 
 // GetNode returns the Node; with none added, a Node with no addresses and no allocatable
