@@ -156,3 +156,33 @@ func writeSharedObjectAndPods(w io.Writer, kind string, keys, n int) {
 		fmt.Fprintf(w, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-%d\nspec:\n  containers:\n  - name: c\n    image: registry.example/app:1\n    env:\n    - name: A\n      valueFrom:\n        %s:\n          name: shared\n          key: KEY\n", i, ref)
 	}
 }
+
+// TestRenderPodsOnManyNodesDoNotCopyTheInput: every pod may name a node of its own (spec.nodeName,
+// status.hostIP): the render must not give each such node a copy of the input's objects and keep
+// them all, which made the work and the memory grow with the number of nodes times the number of
+// Services (4,000 Services and 4,000 pods on as many nodes, 1 MB of YAML, took 656 s and 347 MB;
+// on one node, under a second). Pods on many nodes allocate a fixed multiple of what the same pods
+// on one node do, and the live heap stays within TestRenderMemoryBound's bound.
+func TestRenderPodsOnManyNodesDoNotCopyTheInput(t *testing.T) {
+	const services, pods = 600, 600
+	dir := t.TempDir()
+	write := func(name string, nodes int) string {
+		var sb strings.Builder
+		for i := range services {
+			fmt.Fprintf(&sb, "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc-%d\nspec:\n  clusterIP: 10.0.%d.%d\n  ports:\n  - port: 80\n", i, i/250, i%250+1)
+		}
+		for i := range pods {
+			fmt.Fprintf(&sb, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-%d\nspec:\n  nodeName: node-%d\n  enableServiceLinks: false\n  containers:\n  - name: c\n    image: registry.example/app:1\n", i, i%nodes)
+		}
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(sb.String()), 0o644))
+		return p
+	}
+	oneNode, manyNodes := write("one.yaml", 1), write("many.yaml", pods)
+	one, many := renderAllocated(t, oneNode), renderAllocated(t, manyNodes)
+	t.Logf("%.1f MB allocated for %d pods on one node, %.1f MB on %d nodes", float64(one)/1e6, pods, float64(many)/1e6, pods)
+	require.LessOrEqual(t, many, one+one*2/5, "each node copies the input's %d Services", services)
+	peakOne, peakMany := renderLivePeak(t, oneNode), renderLivePeak(t, manyNodes)
+	t.Logf("live heap %.1f MB on one node, %.1f MB on %d nodes", float64(peakOne)/1e6, float64(peakMany)/1e6, pods)
+	require.LessOrEqual(t, peakMany, peakOne+(4<<20), "the render keeps every node it made")
+}

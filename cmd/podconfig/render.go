@@ -297,11 +297,14 @@ type renderer struct {
 	cfg        *renderConfig
 	bundle     *manifest.Bundle
 	resolvConf []byte
-	objects    []interface{}
+	// objects are the input's objects every offline node serves, one store for them all: its
+	// Services and Node (objectsOf).
+	objects *configgentest.Objects
 	// store serves the input's ConfigMaps and Secrets, which objects leaves out; nil means objects
 	// holds them.
 	store *podObjects
-	// nodes are the offline nodes built so far, by the name and IPs pods give them.
+	// nodes are the offline nodes built so far, by the name and IPs pods give them, at most
+	// maxOfflineNodes.
 	nodes map[string]*offlineNode
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
@@ -416,9 +419,9 @@ func (d *decodedObjects[T]) forget() {
 	clear(d.pod)
 }
 
-// objectsOf is what the offline node serves: the input's ConfigMaps, Secrets, Services and Node,
-// and the kubernetes Service every cluster has, unless the input has its own.
-func objectsOf(b *manifest.Bundle) []interface{} {
+// objectsOf is the store of what the offline nodes serve: the input's ConfigMaps, Secrets,
+// Services and Node, and the kubernetes Service every cluster has, unless the input has its own.
+func objectsOf(b *manifest.Bundle) *configgentest.Objects {
 	var objs []interface{}
 	hasKubernetes := false
 	for _, o := range b.ConfigMaps {
@@ -443,7 +446,7 @@ func objectsOf(b *manifest.Bundle) []interface{} {
 	if b.Node != nil {
 		objs = append(objs, b.Node)
 	}
-	return objs
+	return configgentest.NewObjects(objs...)
 }
 
 // assumedNode is the Node served when the input has none: named as the pod is bound (manifest
@@ -513,16 +516,21 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 	if on, ok := r.nodes[key]; ok {
 		return on, nil
 	}
-	objects := r.objects
+	// Every pod may name a node of its own: a node holds its own Node object only, and shares
+	// the input's other objects with every other node, and no more than maxOfflineNodes are
+	// kept, so that the nodes of a large input cost neither copies of its objects nor a node's
+	// memory per pod.
+	nodeObjects := r.objects
 	if r.bundle.Node == nil {
-		objects = append(objects[:len(objects):len(objects)], assumedNode(pod.Spec.NodeName, nodeIPs))
+		nodeObjects = configgentest.NewObjects(assumedNode(pod.Spec.NodeName, nodeIPs))
 	}
-	on := &offlineNode{node: r.newNode(objects, nodeIPs)}
-	on.store = on.node.Objects
+	on := &offlineNode{node: r.newNode(nodeObjects, nodeIPs)}
+	on.store = r.objects
 	if r.store != nil {
 		on.store = r.store
 	}
 	o := &on.node.Options
+	o.Services = r.objects
 	o.ConfigMaps, o.Secrets = on.store, on.store
 	if r.cfg.allowMissing {
 		on.placeholders = &placeholders{objects: on.store}
@@ -534,16 +542,21 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 		return nil, err
 	}
 	on.gen = gen
-	if r.nodes == nil {
+	if r.nodes == nil || len(r.nodes) >= maxOfflineNodes {
+		// A node made again later is the same: the pods rendered on it are forgotten.
 		r.nodes = map[string]*offlineNode{}
 	}
 	r.nodes[key] = on
 	return on, nil
 }
 
-// newNode builds an offline node from the flags and objects.
-func (r *renderer) newNode(objects []interface{}, nodeIPs []net.IP) *configgentest.Node {
-	node := configgentest.NewNode(objects...)
+// maxOfflineNodes bounds the offline nodes a render keeps for the pods still to come.
+const maxOfflineNodes = 64
+
+// newNode builds an offline node from the flags, serving objects.
+func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *configgentest.Node {
+	node := configgentest.NewNode()
+	node.Objects = objects
 	for image, u := range r.imageUsers() {
 		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
 	}
