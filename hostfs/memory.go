@@ -1,8 +1,10 @@
 package hostfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"sort"
 	"sync"
 	"syscall"
@@ -333,6 +335,32 @@ func (m *Memory) Remove(p string) error {
 	}
 	delete(res.dir.children, res.name)
 	return nil
+}
+
+// RemoveAll removes path and everything below it, like os.RemoveAll: a symlink at or below path
+// is removed, not followed (symlinks among path's parents are resolved, as by any lookup); a
+// path that does not exist is no error. It stops at the first entry it cannot remove and returns
+// that error.
+func (m *Memory) RemoveAll(p string) error {
+	fi, err := m.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		entries, err := m.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := m.RemoveAll(path.Join(p, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return m.Remove(p)
 }
 
 // Symlink creates newname as a symlink to oldname. newname must not exist, not even as a dangling

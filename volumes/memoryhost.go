@@ -124,29 +124,7 @@ func (h *MemoryHost) RemoveAll(dir string) error {
 		}
 	}
 	h.mu.Unlock()
-	return removeAllMemory(files, dir)
-}
-
-func removeAllMemory(files *hostfs.Memory, dir string) error {
-	fi, err := files.Lstat(dir)
-	if err != nil {
-		if isNotExist(err) {
-			return nil
-		}
-		return err
-	}
-	if fi.IsDir() {
-		entries, err := files.ReadDir(dir)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if err := removeAllMemory(files, filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return files.Remove(dir)
+	return files.RemoveAll(dir)
 }
 
 // Stat describes path, following symlinks.

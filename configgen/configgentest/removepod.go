@@ -2,14 +2,11 @@ package configgentest
 
 import (
 	"errors"
-	"io/fs"
-	"path"
 	"path/filepath"
 
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/pathelem"
 	"github.com/podconfig/podconfig/logs"
 )
@@ -52,32 +49,8 @@ func (n *Node) RemovePod(pod *v1.Pod) error {
 	if n.Files == nil {
 		return nil
 	}
-	if err := removeAll(n.Files, podDir); err != nil {
+	if err := n.Files.RemoveAll(podDir); err != nil {
 		return err
 	}
-	return removeAll(n.Files, logs.BuildPodLogsDirectory(logsDir, pod.Namespace, pod.Name, pod.UID))
-}
-
-// removeAll removes dir and everything below it from files, never following a symlink; a dir that
-// does not exist is no error.
-func removeAll(files *hostfs.Memory, dir string) error {
-	fi, err := files.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		entries, err := files.ReadDir(dir)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if err := removeAll(files, path.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return files.Remove(dir)
+	return n.Files.RemoveAll(logs.BuildPodLogsDirectory(logsDir, pod.Namespace, pod.Name, pod.UID))
 }
