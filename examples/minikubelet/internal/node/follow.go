@@ -71,7 +71,8 @@ func (f *follower) run() {
 		}
 	}()
 	buf := make([]byte, 32*1024)
-	for {
+	// readNew reads what the log has gained since the last call, opening it once it exists.
+	readNew := func() {
 		if file == nil {
 			file, _ = os.Open(f.path)
 		}
@@ -79,22 +80,16 @@ func (f *follower) run() {
 			n, err := file.Read(buf)
 			f.consume(buf[:n])
 			if n == 0 || err != nil {
-				break
+				return
 			}
 		}
+	}
+	for {
+		readNew()
 		select {
 		case <-f.stop:
 			// The runtime has closed the log once the container exited: read the rest.
-			if file == nil {
-				file, _ = os.Open(f.path)
-			}
-			for file != nil {
-				n, err := file.Read(buf)
-				f.consume(buf[:n])
-				if n == 0 || err != nil {
-					break
-				}
-			}
+			readNew()
 			return
 		case <-time.After(100 * time.Millisecond):
 		}
