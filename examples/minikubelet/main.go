@@ -15,7 +15,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -170,30 +169,49 @@ type podResult struct {
 	Error string `json:"error,omitempty"`
 }
 
-// writeStatuses writes the statuses to a new file, readable by its owner alone (what containers
-// logged may be secret), and renames it to path: a symlink or a file of a wider mode already at
-// path is replaced, never written through.
+// writeStatuses writes the statuses to path, readable by its owner alone (what containers logged
+// may be secret). A symlink at path is refused, never written through; an existing regular file
+// must be the caller's own and is cut and made 0600 before anything is written; a FIFO or a
+// device (a pipe named on the command line) is written as it is.
 func writeStatuses(path string, statuses []podResult) error {
 	data, err := json.MarshalIndent(statuses, "", "  ")
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*") // O_EXCL, 0600
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("-status-file: %w", err)
 	}
-	_, err = f.Write(append(data, '\n'))
+	err = prepareStatusFile(f)
+	if err == nil {
+		_, err = f.Write(append(data, '\n'))
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
-		os.Remove(f.Name())
 		return fmt.Errorf("-status-file: %w", err)
 	}
 	return nil
+}
+
+// prepareStatusFile checks an opened status file: a regular file another user owns (who could
+// have opened it for reading before) is refused; the caller's own is emptied and made 0600.
+func prepareStatusFile(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s is owned by uid %d, not by this process", f.Name(), st.Uid)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	return f.Truncate(0)
 }
 
 // reloadOnHangup re-reads the manifest on SIGHUP and puts its ConfigMaps and Secrets in the node's

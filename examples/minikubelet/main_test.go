@@ -49,7 +49,8 @@ func TestStatusFileIsJSONWithAnEntryPerPod(t *testing.T) {
 
 // The status file holds what containers wrote (their logs' ends, termination messages), which may
 // be secrets: an existing file, or a symlink planted where it goes, must not make minikubelet
-// write them through the link or keep a mode that lets others read them.
+// write them through the link, keep a mode that lets others read them, or write into a file
+// another user owns; a device named as the status file is written, not replaced.
 func TestStatusFileDoesNotFollowSymlinksOrKeepAWiderMode(t *testing.T) {
 	dir := t.TempDir()
 	statuses := []podResult{{Namespace: "default", Name: "web", Status: &node.PodStatus{UID: "u-1"}, Error: "the secret is s3cr3t"}}
@@ -58,17 +59,16 @@ func TestStatusFileDoesNotFollowSymlinksOrKeepAWiderMode(t *testing.T) {
 	require.NoError(t, os.WriteFile(target, []byte("host file\n"), 0o644))
 	link := filepath.Join(dir, "status-link.json")
 	require.NoError(t, os.Symlink(target, link))
-	require.NoError(t, writeStatuses(link, statuses))
+	assert.Error(t, writeStatuses(link, statuses), "a symlink is refused")
 	data, err := os.ReadFile(target)
 	require.NoError(t, err)
 	assert.Equal(t, "host file\n", string(data), "the status was written through a symlink")
-	fi, err := os.Lstat(link)
+	fi, err := os.Stat(target)
 	require.NoError(t, err)
-	assert.True(t, fi.Mode().IsRegular(), "the status file replaces the link")
-	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "the link's target was changed")
 
 	existing := filepath.Join(dir, "status.json")
-	require.NoError(t, os.WriteFile(existing, []byte("old\n"), 0o644))
+	require.NoError(t, os.WriteFile(existing, []byte(strings.Repeat("old\n", 1000)), 0o644))
 	require.NoError(t, writeStatuses(existing, statuses))
 	fi, err = os.Stat(existing)
 	require.NoError(t, err)
@@ -76,9 +76,22 @@ func TestStatusFileDoesNotFollowSymlinksOrKeepAWiderMode(t *testing.T) {
 	data, err = os.ReadFile(existing)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"name": "web"`)
-	entries, err := os.ReadDir(dir)
+	assert.NotContains(t, string(data), "old", "the old content is cut")
+
+	require.NoError(t, writeStatuses(os.DevNull, statuses), "a device is written")
+	fi, err = os.Lstat(os.DevNull)
 	require.NoError(t, err)
-	assert.Len(t, entries, 3, "no temporary file is left: %v", entries)
+	assert.Equal(t, os.ModeCharDevice, fi.Mode()&os.ModeCharDevice, "the device is still one")
+
+	if os.Geteuid() == 0 {
+		theirs := filepath.Join(dir, "theirs.json")
+		require.NoError(t, os.WriteFile(theirs, nil, 0o644))
+		require.NoError(t, os.Chown(theirs, 12345, 12345))
+		assert.ErrorContains(t, writeStatuses(theirs, statuses), "owned by uid 12345")
+		data, err = os.ReadFile(theirs)
+		require.NoError(t, err)
+		assert.Empty(t, data, "a file another user owns, who may hold it open, was written")
+	}
 }
 
 // Pod and container names, the manifest's warnings and what podconfig logs with -v come from a
