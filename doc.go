@@ -8,7 +8,8 @@
 //
 // Render a pod offline (tests, CI, reviewing a manifest; no root, no node, no cluster):
 //   - the podconfig command (cmd/podconfig): podconfig render app.yaml;
-//   - in Go: manifest.Read turns manifests into the Pods their controllers would create;
+//   - in Go (see the example below): manifest.Read turns manifests into the Pods their
+//     controllers would create (manifest.Open streams them, for inputs too large to hold);
 //     defaults and admission make each Pod what the API server would store; a Generator from
 //     configgen/configgentest.NewNode renders it on an in-memory node.
 //
