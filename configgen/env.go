@@ -99,6 +99,9 @@ func (s *envSpace) release() bool {
 	return true
 }
 
+// maxPresizedEnvs bounds the envFrom keys the environment is sized for before any is defined.
+const maxPresizedEnvs = 4096
+
 // UnknownIPPolicy says what a fieldRef to status.podIP(s) or status.hostIP(s) gives when the pod
 // has no IP (PodIPs holds none that parses) or the node no address: a provider may resolve a
 // pod's environment before its sandbox, and so its IP, exists.
@@ -179,7 +182,10 @@ func buildEnv(ctx context.Context, in envCall, budget expansionBudget) (*envBuil
 	if err != nil {
 		return b, err
 	}
-	n := keys + len(in.Container.Env)
+	// A hostile pod can name one large object in many envFrom entries: its keys count once per
+	// entry but define each name once, so room is made for at most maxPresizedEnvs of them and
+	// the rest grows with what is defined.
+	n := min(keys, maxPresizedEnvs) + len(in.Container.Env)
 	if s := in.space; s != nil {
 		if cap(s.vars) < n+len(b.svc) {
 			s.vars = make([]EnvVar, 0, n+len(b.svc))
@@ -238,6 +244,8 @@ type envBuilder struct {
 	// The objects read during the call, so that each is read once however many references name it.
 	cms     map[string]*v1.ConfigMap
 	secrets map[string]*v1.Secret
+	// entries holds each envFrom object's keys and values sorted by key, by the object's pointer.
+	entries map[any][]EnvVar
 
 	node      *v1.Node
 	nodeErr   error

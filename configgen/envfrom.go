@@ -3,6 +3,7 @@ package configgen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -118,24 +119,34 @@ func (b *envBuilder) fetchEnvFrom() (sources []envSource, keys int, err error) {
 // addEnvFrom defines the variables of one envFrom source, its keys in sorted order. Keys are not
 // validated: kubelet passes any key through since RelaxedEnvironmentVariableValidation.
 func (b *envBuilder) addEnvFrom(src envSource) {
+	var entries []EnvVar
 	if src.cm != nil {
-		for _, k := range sortedKeys(src.cm.Data) {
-			b.set(src.prefix+k, src.cm.Data[k])
-		}
-		return
+		entries = sortedEntriesOnce(b, src.cm, src.cm.Data)
+	} else {
+		entries = sortedEntriesOnce(b, src.secret, src.secret.Data)
 	}
-	for _, k := range sortedKeys(src.secret.Data) {
-		b.set(src.prefix+k, string(src.secret.Data[k]))
+	for _, e := range entries {
+		b.set(src.prefix+e.Name, e.Value)
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// sortedEntriesOnce returns the keys and values of data, obj's, sorted by key. They are sorted
+// (and a Secret's values made strings) once per object however many envFrom entries name it: a
+// hostile pod may name one large object thousands of times.
+func sortedEntriesOnce[V ~string | ~[]byte](b *envBuilder, obj any, data map[string]V) []EnvVar {
+	if entries, ok := b.entries[obj]; ok {
+		return entries
 	}
-	slices.Sort(keys)
-	return keys
+	entries := make([]EnvVar, 0, len(data))
+	for k, v := range data {
+		entries = append(entries, EnvVar{Name: k, Value: string(v)})
+	}
+	slices.SortFunc(entries, func(a, c EnvVar) int { return strings.Compare(a.Name, c.Name) })
+	if b.entries == nil {
+		b.entries = map[any][]EnvVar{}
+	}
+	b.entries[obj] = entries
+	return entries
 }
 
 // configMapKey resolves a configMapKeyRef; keep is false when the variable is to be left out.
