@@ -1,7 +1,10 @@
 package configgen
 
 import (
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	v1 "k8s.io/api/core/v1"
@@ -36,4 +39,33 @@ func TestSubPathEnvExpandsAsTheWholeEnvironment(t *testing.T) {
 		})
 	}
 	assert.Nil(t, subPathEnv(&v1.Container{VolumeMounts: []v1.VolumeMount{{Name: "v", SubPath: "x"}}}, envs), "no subPathExpr, no map")
+}
+
+// A hostile pod gives a megabyte of $(NAME) references (one missing name repeated, and distinct
+// names) among 100,000 variables (one envFrom of a large ConfigMap). Looking each reference up in
+// the environment took 2.5·10^10 comparisons, minutes of CPU on a node; reading the environment
+// once takes milliseconds. The deadline is a thousand times what the work takes, so it fails only
+// when the work is quadratic.
+func TestSubPathEnvReadsTheEnvironmentOnce(t *testing.T) {
+	envs := make([]EnvVar, 100_000)
+	for i := range envs {
+		envs[i] = EnvVar{Name: "VAR_" + strconv.Itoa(i), Value: "v" + strconv.Itoa(i)}
+	}
+	var distinct strings.Builder
+	for i := 0; i < 50_000; i++ {
+		distinct.WriteString("$(N" + strconv.Itoa(i) + ")")
+	}
+	c := &v1.Container{VolumeMounts: []v1.VolumeMount{
+		{Name: "repeated", SubPathExpr: strings.Repeat("$(MISSING)", 100_000)},
+		{Name: "distinct", SubPathExpr: distinct.String()},
+		{Name: "found", SubPathExpr: "$(VAR_99999)/$(VAR_0)"},
+	}}
+	done := make(chan map[string]string, 1)
+	go func() { done <- subPathEnv(c, envs) }()
+	select {
+	case env := <-done:
+		assert.Equal(t, map[string]string{"VAR_99999": "v99999", "VAR_0": "v0"}, env)
+	case <-time.After(10 * time.Second):
+		t.Fatal("subPathEnv did not return within 10 s: its work grows with the references times the variables")
+	}
 }

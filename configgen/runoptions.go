@@ -196,16 +196,18 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 // envVarsToMap. Only subPathExpr reads it, so containers without one skip building it, and only
 // the names a $(NAME) reference can name are put in: whatever follows a "$(" up to the next ")".
 // That is every name the expansion looks up (and a few it may not, after a "$$("), so the map
-// stays as small as the references.
+// stays as small as the references. The names are gathered first and the environment is read
+// once: looking each name up in it would cost the references times the variables, seconds of
+// CPU for a hostile pod's megabyte of references among thousands of variables.
 func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
-	var env map[string]string
+	var wanted map[string]bool
 	for i := range container.VolumeMounts {
 		expr := container.VolumeMounts[i].SubPathExpr
 		if expr == "" {
 			continue
 		}
-		if env == nil {
-			env = map[string]string{}
+		if wanted == nil {
+			wanted = map[string]bool{}
 		}
 		for {
 			start := strings.Index(expr, "$(")
@@ -217,16 +219,16 @@ func subPathEnv(container *v1.Container, envs []EnvVar) map[string]string {
 			if end < 0 {
 				break
 			}
-			name := expr[:end]
-			if _, done := env[name]; done {
-				continue
-			}
-			for j := len(envs) - 1; j >= 0; j-- {
-				if envs[j].Name == name {
-					env[name] = envs[j].Value
-					break
-				}
-			}
+			wanted[expr[:end]] = true
+		}
+	}
+	if wanted == nil {
+		return nil
+	}
+	env := make(map[string]string, min(len(wanted), len(envs)))
+	for _, e := range envs {
+		if wanted[e.Name] {
+			env[e.Name] = e.Value
 		}
 	}
 	return env
