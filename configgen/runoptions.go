@@ -3,6 +3,8 @@ package configgen
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -106,11 +108,16 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 			return nil, nil, noop, commandLine{}, err
 		}
 		if dr != nil {
+			// A getter may hand every container the same lists and map: the options get copies,
+			// so that a caller editing one container's options never edits the next one's.
 			opts.Devices = append(opts.Devices, dr.Devices...)
-			opts.Mounts = append(opts.Mounts, dr.Mounts...)
+			for _, m := range dr.Mounts {
+				m.BindMountOptions = slices.Clone(m.BindMountOptions)
+				opts.Mounts = append(opts.Mounts, m)
+			}
 			opts.Envs = append(opts.Envs, dr.Envs...)
 			opts.CDIDevices = append(opts.CDIDevices, dr.CDIDevices...)
-			opts.Annotations = dr.Annotations
+			opts.Annotations = maps.Clone(dr.Annotations)
 		}
 	}
 
