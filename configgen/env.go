@@ -199,7 +199,9 @@ func buildEnv(ctx context.Context, in envCall, budget expansionBudget) (*envBuil
 		b.index = make(map[string]int, n)
 	}
 	for _, src := range sources {
-		b.addEnvFrom(src)
+		if err := b.addEnvFrom(src); err != nil {
+			return b, err
+		}
 	}
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
@@ -256,16 +258,42 @@ type envBuilder struct {
 	podIPDone bool
 
 	warnings []Warning
+	// envBytes is what the defined variables cost against budget.envBytes.
+	envBytes int
 }
 
-// set defines a variable; a redefinition keeps the first position and takes the new value.
-func (b *envBuilder) set(name, value string) {
-	if i, ok := b.index[name]; ok {
+// set defines a variable; a redefinition keeps the first position and takes the new value. It
+// fails when the environment would exceed MaxEnvironmentBytes.
+func (b *envBuilder) set(name, value string) error {
+	i, ok := b.index[name]
+	cost := len(value)
+	if ok {
+		cost -= len(b.vars[i].Value)
+	} else {
+		cost += len(name) + envVarBytes
+	}
+	if b.budget.envBytes >= 0 {
+		if b.envBytes+cost > b.budget.envBytes {
+			return newEnvError(ErrExpansionLimit, fmt.Sprintf("the environment exceeds the limit of %d bytes (ExpansionLimits.MaxEnvironmentBytes) at variable %q",
+				b.budget.envBytes, truncateName(name)), nil)
+		}
+		b.envBytes += cost
+	}
+	if ok {
 		b.vars[i].Value = value
-		return
+		return nil
 	}
 	b.index[name] = len(b.vars)
 	b.vars = append(b.vars, EnvVar{Name: name, Value: value})
+	return nil
+}
+
+// truncateName shortens a name for an error text: a hostile one may be megabytes long.
+func truncateName(name string) string {
+	if len(name) > 64 {
+		return name[:64] + "..."
+	}
+	return name
 }
 
 // lookup resolves a $(VAR) reference: the variables defined so far, then the service variables.
@@ -289,13 +317,11 @@ func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 		if err != nil {
 			return err
 		}
-		b.set(ev.Name, expanded)
-		return nil
+		return b.set(ev.Name, expanded)
 	}
 	from := ev.ValueFrom
 	if from == nil {
-		b.set(ev.Name, "")
-		return nil
+		return b.set(ev.Name, "")
 	}
 	keep := true
 	var err error
@@ -315,7 +341,7 @@ func (b *envBuilder) addEnv(ev *v1.EnvVar) error {
 		return err
 	}
 	if keep {
-		b.set(ev.Name, value)
+		return b.set(ev.Name, value)
 	}
 	return nil
 }

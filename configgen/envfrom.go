@@ -118,7 +118,7 @@ func (b *envBuilder) fetchEnvFrom() (sources []envSource, keys int, err error) {
 
 // addEnvFrom defines the variables of one envFrom source, its keys in sorted order. Keys are not
 // validated: kubelet passes any key through since RelaxedEnvironmentVariableValidation.
-func (b *envBuilder) addEnvFrom(src envSource) {
+func (b *envBuilder) addEnvFrom(src envSource) error {
 	var entries []EnvVar
 	if src.cm != nil {
 		entries = sortedEntriesOnce(b, src.cm, src.cm.Data)
@@ -126,8 +126,11 @@ func (b *envBuilder) addEnvFrom(src envSource) {
 		entries = sortedEntriesOnce(b, src.secret, src.secret.Data)
 	}
 	for _, e := range entries {
-		b.set(src.prefix+e.Name, e.Value)
+		if err := b.set(src.prefix+e.Name, e.Value); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // sortedEntriesOnce returns the keys and values of data, obj's, sorted by key. They are sorted

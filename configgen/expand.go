@@ -21,6 +21,15 @@ const (
 	DefaultMaxExpandedValueBytes = 1 << 20
 	// DefaultMaxExpandedContainerBytes bounds the sum of a container's expanded values.
 	DefaultMaxExpandedContainerBytes = 16 << 20
+	// DefaultMaxEnvironmentBytes bounds the environment a container's env and envFrom define
+	// (see ExpansionLimits.MaxEnvironmentBytes): room for the 16 MiB of expanded values and their
+	// names. The kernel starts no process whose environment and arguments take more than 6 MiB,
+	// counting each variable's name, value and 10 bytes.
+	DefaultMaxEnvironmentBytes = 32 << 20
+	// envVarBytes is what each variable costs beyond its name and value against
+	// MaxEnvironmentBytes: more than the kernel's 10 bytes, so that a hostile pod's millions of
+	// short names are bounded by their memory, not only by their text.
+	envVarBytes = 32
 )
 
 // ExpansionLimits bounds $(VAR) expansion, which is checked while it runs, so the memory one
@@ -34,15 +43,25 @@ type ExpansionLimits struct {
 	// MaxContainerBytes bounds the sum of the expanded env values, command and args of one
 	// container. Zero means DefaultMaxExpandedContainerBytes; a negative value means no bound.
 	MaxContainerBytes int
+	// MaxEnvironmentBytes bounds the environment the container's env and envFrom define, each
+	// variable counting its name, its value and 32 bytes, so that envFrom entries naming large
+	// objects (under many prefixes) cannot make it grow without bound: past it the call fails
+	// with ErrExpansionLimit. The service variables do not count. Zero means
+	// DefaultMaxEnvironmentBytes; a negative value means no bound, as in kubelet.
+	MaxEnvironmentBytes int
 }
 
 // expansionBudget is what a container may still expand; a negative field is no bound.
+// envBytes is what the defined environment may take (MaxEnvironmentBytes).
 type expansionBudget struct {
-	perValue, left int
+	perValue, left, envBytes int
 }
 
 func (l ExpansionLimits) budget() expansionBudget {
-	b := expansionBudget{perValue: l.MaxValueBytes, left: l.MaxContainerBytes}
+	b := expansionBudget{perValue: l.MaxValueBytes, left: l.MaxContainerBytes, envBytes: l.MaxEnvironmentBytes}
+	if b.envBytes == 0 {
+		b.envBytes = DefaultMaxEnvironmentBytes
+	}
 	if b.perValue == 0 {
 		b.perValue = DefaultMaxExpandedValueBytes
 	}
