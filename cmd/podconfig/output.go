@@ -23,16 +23,28 @@ import (
 var protoJSON = protojson.MarshalOptions{EmitDefaultValues: true}
 
 // jsonPod is one element of the -o json and -o yaml document's "pods"; its "warnings" follow
-// them, the input's.
+// them, the input's. writePodJSON writes it in three parts, the head, each container and the
+// tail, so that a pod of many containers is never marshalled whole; encoding/json flattens the
+// embedded parts, so jsonPod is the shape of what it writes.
 type jsonPod struct {
+	jsonPodHead
+	// Containers are in the order a node starts them: init and sidecar, app, ephemeral.
+	Containers []jsonContainer `json:"containers"`
+	jsonPodTail
+}
+
+// jsonPodHead is what a pod's JSON holds before its containers.
+type jsonPodHead struct {
 	Source    string          `json:"source"`
 	Namespace string          `json:"namespace"`
 	Name      string          `json:"name"`
 	UID       string          `json:"uid"`
 	QOSClass  string          `json:"qosClass"`
 	Sandbox   json.RawMessage `json:"sandbox"`
-	// Containers are in the order a node starts them: init and sidecar, app, ephemeral.
-	Containers []jsonContainer `json:"containers"`
+}
+
+// jsonPodTail is what a pod's JSON holds after its containers.
+type jsonPodTail struct {
 	// Volumes are the files kubelet would write into the pod's configMap, secret, downwardAPI
 	// and projected volumes.
 	Volumes  []jsonVolume        `json:"volumes,omitempty"`
@@ -156,14 +168,7 @@ func writePodJSON(w io.Writer, p *podResult) error {
 		return err
 	}
 	// jsonPod's fields before the containers, then each container, then the fields after.
-	head, err := json.Marshal(struct {
-		Source    string          `json:"source"`
-		Namespace string          `json:"namespace"`
-		Name      string          `json:"name"`
-		UID       string          `json:"uid"`
-		QOSClass  string          `json:"qosClass"`
-		Sandbox   json.RawMessage `json:"sandbox"`
-	}{p.Source, p.Pod.Namespace, p.Pod.Name, string(p.Pod.UID), string(p.QOSClass), sandbox})
+	head, err := json.Marshal(jsonPodHead{p.Source, p.Pod.Namespace, p.Pod.Name, string(p.Pod.UID), string(p.QOSClass), sandbox})
 	if err != nil {
 		return err
 	}
@@ -184,10 +189,7 @@ func writePodJSON(w io.Writer, p *podResult) error {
 			return err
 		}
 	}
-	tail, err := json.Marshal(struct {
-		Volumes  []jsonVolume        `json:"volumes,omitempty"`
-		Warnings []configgen.Warning `json:"warnings"`
-	}{p.Volumes, nonNilWarnings(p.Warnings)})
+	tail, err := json.Marshal(jsonPodTail{p.Volumes, nonNilWarnings(p.Warnings)})
 	if err != nil {
 		return err
 	}

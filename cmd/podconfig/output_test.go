@@ -16,9 +16,12 @@ func jsonPodOf(t *testing.T, p *podResult) []byte {
 	sandbox, err := marshalProto(p.Sandbox)
 	require.NoError(t, err)
 	jp := jsonPod{
-		Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
-		QOSClass: string(p.QOSClass), Sandbox: sandbox, Containers: []jsonContainer{}, Warnings: nonNilWarnings(p.Warnings),
-		Volumes: p.Volumes,
+		jsonPodHead: jsonPodHead{
+			Source: p.Source, Namespace: p.Pod.Namespace, Name: p.Pod.Name, UID: string(p.Pod.UID),
+			QOSClass: string(p.QOSClass), Sandbox: sandbox,
+		},
+		Containers:  []jsonContainer{},
+		jsonPodTail: jsonPodTail{Volumes: p.Volumes, Warnings: nonNilWarnings(p.Warnings)},
 	}
 	for _, c := range p.Items {
 		cfg, err := marshalProto(c.Config)
