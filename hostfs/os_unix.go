@@ -111,27 +111,16 @@ func closeFD(fd int, path string) error {
 }
 
 // preadFull fills buf from the start of the file open as fd; the file is at least len(buf) long.
-func preadFull(fd int, buf []byte) error {
-	for n := 0; n < len(buf); {
-		m, err := unix.Pread(fd, buf[n:], int64(n))
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return err
-		case m == 0:
-			// The file was cut since its fstat.
-			return unix.EIO
-		}
-		n += m
-	}
-	return nil
-}
+func preadFull(fd int, buf []byte) error { return atFull(unix.Pread, fd, buf) }
 
 // pwriteFull writes all of data at the start of the file open as fd.
-func pwriteFull(fd int, data []byte) error {
-	for n := 0; n < len(data); {
-		m, err := unix.Pwrite(fd, data[n:], int64(n))
+func pwriteFull(fd int, data []byte) error { return atFull(unix.Pwrite, fd, data) }
+
+// atFull runs a positional read or write (pread or pwrite) until all of buf, from offset 0, is
+// done. No progress is EIO: for a read, the file was cut since its fstat.
+func atFull(op func(fd int, p []byte, offset int64) (int, error), fd int, buf []byte) error {
+	for n := 0; n < len(buf); {
+		m, err := op(fd, buf[n:], int64(n))
 		switch {
 		case err == unix.EINTR:
 			continue
