@@ -15,6 +15,7 @@ import (
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/internal/keylock"
 	"github.com/podconfig/podconfig/internal/pathelem"
+	"github.com/podconfig/podconfig/internal/podid"
 	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
@@ -166,26 +167,27 @@ func (g *Generator) built() error {
 	return nil
 }
 
-// PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The UID must be
-// a single safe path element.
+// PodDir returns the pod's directory, <RootDir>/pods/<uid> (kubelet's getPodDir). The pod's
+// namespace, name and UID must be ones the node accepts (see ValidatePod).
 func (g *Generator) PodDir(pod *v1.Pod) (string, error) {
 	if err := g.built(); err != nil {
 		return "", err
 	}
-	if err := checkPodUID(pod); err != nil {
+	if err := checkPodIdentity(pod); err != nil {
 		return "", err
 	}
 	// The UID is one valid path element, so joining it to the clean podsDir needs no Clean.
 	return g.podsDir + "/" + string(pod.UID), nil
 }
 
-// checkPodUID is PodDir's check: the pod is not nil, and its UID is one safe path element.
-func checkPodUID(pod *v1.Pod) error {
+// checkPodIdentity refuses a nil pod and one whose namespace, name or UID the node cannot build
+// directories, cgroups and DNS names from (see ValidatePod).
+func checkPodIdentity(pod *v1.Pod) error {
 	if pod == nil {
 		return fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
 	}
-	if err := checkPathElement("metadata.uid", string(pod.UID)); err != nil {
-		return fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
+	if _, msg := podid.Problem(pod.Namespace, pod.Name, pod.UID); msg != "" {
+		return fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, errkind.New(ErrInvalidPod, msg, nil))
 	}
 	return nil
 }

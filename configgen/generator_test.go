@@ -284,7 +284,25 @@ func TestGenerateContainerConfigErrors(t *testing.T) {
 		{
 			name:    "a pod UID that is not one path element is refused before anything is built",
 			pod:     func(p *v1.Pod) { p.UID = "../../etc" },
-			wantErr: `pod "shop/web-7d9f8": invalid metadata.uid "../../etc": must not contain '/'`,
+			wantErr: `pod "shop/web-7d9f8": invalid metadata.uid "../../etc": must consist of ASCII letters, digits and '-' (a UUID, as the API server assigns)`,
+			wantIs:  configgen.ErrInvalidPod,
+		},
+		{
+			name:    "a namespace that would add a nameserver to resolv.conf is refused before anything is built",
+			pod:     func(p *v1.Pod) { p.Namespace = "x\nnameserver 6.6.6.6\nsearch evil" },
+			wantErr: `pod "x\nnameserver 6.6.6.6\nsearch evil/web-7d9f8": invalid metadata.namespace "x\nnameserver 6.6.6.6\nsearch evil": ` + dnsLabelMsg,
+			wantIs:  configgen.ErrInvalidPod,
+		},
+		{
+			name:    "a pod name with '_' is refused: <namespace>_<name>_<uid> would name two pods' log directory",
+			pod:     func(p *v1.Pod) { p.Name = "b_c" },
+			wantErr: `pod "shop/b_c": invalid metadata.name "b_c": ` + dnsSubdomainMsg,
+			wantIs:  configgen.ErrInvalidPod,
+		},
+		{
+			name:    "a UID with '_' is refused: it would share a systemd cgroup with the UID that has '-' there",
+			pod:     func(p *v1.Pod) { p.UID = "c_d" },
+			wantErr: `pod "shop/web-7d9f8": invalid metadata.uid "c_d": must consist of ASCII letters, digits and '-' (a UUID, as the API server assigns)`,
 			wantIs:  configgen.ErrInvalidPod,
 		},
 		{
@@ -701,3 +719,9 @@ func TestDefaultPodSysctlsGate(t *testing.T) {
 		})
 	}
 }
+
+// The API server's words for a namespace and a name it refuses.
+const (
+	dnsLabelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+	dnsSubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)

@@ -57,7 +57,7 @@ func (g *Generator) makePodDataDirs(pod *v1.Pod) error {
 // directories it made. It holds the pod's entry of podDirLocks throughout, so another call for
 // the same pod neither finds directories this one is about to take back nor loses its own.
 func (g *Generator) makePodHostFiles(pod *v1.Pod, logDir, containerName string, hostsFile *deferredWrites) error {
-	if err := checkPodUID(pod); err != nil {
+	if err := checkPodIdentity(pod); err != nil {
 		return err
 	}
 	defer g.lockPodDirs(pod).Unlock()
@@ -98,7 +98,7 @@ func (g *Generator) makePodDataDirsRecorded(pod *v1.Pod, made *madeDirs) error {
 
 // podDirAndHostsFile returns PodDir and the pod's etc-hosts file in it.
 func (g *Generator) podDirAndHostsFile(pod *v1.Pod) (podDir, hostsFile string, err error) {
-	if err := checkPodUID(pod); err != nil {
+	if err := checkPodIdentity(pod); err != nil {
 		return "", "", err
 	}
 	podDir = g.podsDir + "/" + string(pod.UID)

@@ -19,7 +19,7 @@ const podLogsDirMode = 0o755
 // (GenerateContainerConfig makes each container's own directory). An existing directory is left
 // as it is, and a failure leaves no directory this call made.
 //
-// A namespace, name or UID that would not stay one path element is an ErrInvalidPod error before
+// A namespace, name or UID the node refuses (see ValidatePod) is an ErrInvalidPod error before
 // anything is made. A host failure is an *Error (ReasonFailedCreatePodSandBox; ErrHost, with
 // ErrDependencyFailed as its category) with kubelet's text.
 func (g *Generator) MakePodLogsDirectory(pod *v1.Pod) (string, error) {
@@ -31,15 +31,8 @@ func (g *Generator) MakePodLogsDirectory(pod *v1.Pod) (string, error) {
 }
 
 func (g *Generator) makePodLogsDirectory(pod *v1.Pod) (string, error) {
-	if pod == nil {
-		return "", fmt.Errorf("%w: pod must not be nil", ErrInvalidPod)
-	}
-	for _, f := range []struct{ field, value string }{
-		{"metadata.namespace", pod.Namespace}, {"metadata.name", pod.Name}, {"metadata.uid", string(pod.UID)},
-	} {
-		if err := checkPathElement(f.field, f.value); err != nil {
-			return "", fmt.Errorf("pod %q: %w", pod.Namespace+"/"+pod.Name, err)
-		}
+	if err := checkPodIdentity(pod); err != nil {
+		return "", err
 	}
 	dir := logs.BuildPodLogsDirectory(g.opts.PodLogsDir, pod.Namespace, pod.Name, pod.UID)
 	// MkdirAll may fail after making some levels; those are taken back.

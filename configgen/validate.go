@@ -13,6 +13,7 @@ import (
 
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/internal/pathelem"
+	"github.com/podconfig/podconfig/internal/podid"
 )
 
 // ValidatePod is the node-side validation of the pod-level fields a Generator turns into host
@@ -24,8 +25,12 @@ import (
 //   - every string that reaches a CRI message is valid UTF-8 (protobuf refuses to marshal anything
 //     else), and those that become host paths, files, process arguments or kernel settings hold no
 //     NUL byte (the kernel would cut them there);
-//   - names that become host path elements are single elements of at most 255 bytes, and no two
-//     containers of the pod share a name;
+//   - the namespace is an RFC 1123 label and the name an RFC 1123 subdomain, as the API server
+//     requires, and the UID 1 to 128 ASCII letters, digits and '-': they become the pod's
+//     directories, its log directory <namespace>_<name>_<uid>, its cgroup and its DNS search
+//     domain, which no two pods may share and no name may break out of;
+//   - other names that become host path elements are single elements of at most 255 bytes, and no
+//     two containers of the pod share a name;
 //   - user and group ids are within 0..2147483647; sysctl names are well formed, and net.* (or IPC)
 //     sysctls are refused with hostNetwork (or hostIPC), whose namespace is the host's;
 //   - environment variable names are not empty and hold no '=';
@@ -177,9 +182,9 @@ func (v *validator) id(field string, id *int64) {
 
 func (v *validator) podFields() {
 	p := v.pod
-	v.name("metadata.namespace", p.Namespace)
-	v.name("metadata.name", p.Name)
-	v.name("metadata.uid", string(p.UID))
+	if _, msg := podid.Problem(p.Namespace, p.Name, p.UID); msg != "" && v.err == nil {
+		v.failMsg(msg)
+	}
 	v.dict("metadata.labels", p.Labels)
 	v.dict("metadata.annotations", p.Annotations)
 	if dc := p.Spec.DNSConfig; dc != nil {

@@ -181,6 +181,18 @@ func TestNodeSideValidation(t *testing.T) {
 		{name: "Bidirectional propagation needs a privileged container", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.VolumeMounts[0].MountPropagation = ptr.To(v1.MountPropagationBidirectional)
 		}, wantErr: `pod "shop/web-7d9f8" container "web": invalid volumeMounts[0].mountPropagation: Bidirectional mount propagation is available only to privileged containers`},
+		{name: "a namespace with newlines, which would reach resolv.conf's search line, is refused", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Namespace = "x\nnameserver 6.6.6.6\nsearch evil"
+		}, wantErr: `invalid metadata.namespace "x\nnameserver 6.6.6.6\nsearch evil": a lowercase RFC 1123 label`},
+		{name: "an operator's placeholder namespace, which would be a search domain with spaces, is refused", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Namespace = "FILLED BY THE OPERATOR"
+		}, wantErr: `invalid metadata.namespace "FILLED BY THE OPERATOR": a lowercase RFC 1123 label`},
+		{name: "a name with '_' is refused: pod {a, b, c_d} and pod {a_b, c, d} would share pods/a_b_c_d", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Namespace, p.Name, p.UID = "a", "b_c", "d"
+		}, wantErr: `pod "a/b_c": invalid metadata.name "b_c": a lowercase RFC 1123 subdomain`},
+		{name: "a UID with '_' is refused: pod {a, b, c_d} and pod {a_b, c, d} would share pods/a_b_c_d", edit: func(p *v1.Pod, _ *v1.Container) {
+			p.Namespace, p.Name, p.UID = "a", "b", "c_d"
+		}, wantErr: `pod "a/b": invalid metadata.uid "c_d": must consist of ASCII letters, digits and '-'`},
 		{name: "negative memory limit", edit: func(_ *v1.Pod, c *v1.Container) {
 			c.Resources.Limits[v1.ResourceMemory] = resource.MustParse("-1Gi")
 		}, wantErr: `container "web": invalid resources.limits["memory"]: -1Gi must be greater than or equal to 0`},

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"fmt"
+	"github.com/podconfig/podconfig/internal/podid"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -34,7 +35,7 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 	}
 	if pod.Spec.HostnameOverride != nil {
 		override := *pod.Spec.HostnameOverride
-		if msgs := dns1123SubdomainErrors(override); len(msgs) != 0 {
+		if msgs := podid.SubdomainErrors(override); len(msgs) != 0 {
 			return "", "", nil, invalidName("pod HostnameOverride %q is not a valid DNS subdomain: %s", override, msgs)
 		}
 		hostname, warnings, err = truncatePodHostnameIfNeeded(pod.Name, override)
@@ -46,11 +47,11 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 
 	hostname = pod.Name
 	if pod.Spec.Hostname != "" {
-		if msgs := dns1123LabelErrors(pod.Spec.Hostname); len(msgs) != 0 {
+		if msgs := podid.LabelErrors(pod.Spec.Hostname); len(msgs) != 0 {
 			return "", "", nil, invalidName("pod Hostname %q is not a valid DNS label: %s", pod.Spec.Hostname, msgs)
 		}
 		hostname = pod.Spec.Hostname
-	} else if msgs := dns1123SubdomainErrors(pod.Name); len(msgs) != 0 {
+	} else if msgs := podid.SubdomainErrors(pod.Name); len(msgs) != 0 {
 		return "", "", nil, invalidName("pod name %q is not a valid DNS subdomain: %s", pod.Name, msgs)
 	}
 	hostname, warnings, err = truncatePodHostnameIfNeeded(pod.Name, hostname)
@@ -59,11 +60,11 @@ func GeneratePodHostNameAndDomain(pod *v1.Pod, clusterDomain string) (hostname, 
 	}
 
 	if pod.Spec.Subdomain != "" {
-		if msgs := dns1123LabelErrors(pod.Spec.Subdomain); len(msgs) != 0 {
+		if msgs := podid.LabelErrors(pod.Spec.Subdomain); len(msgs) != 0 {
 			return "", "", warnings, invalidName("pod Subdomain %q is not a valid DNS label: %s", pod.Spec.Subdomain, msgs)
 		}
 		if pod.Namespace != "" {
-			if msgs := dns1123LabelErrors(pod.Namespace); len(msgs) != 0 {
+			if msgs := podid.LabelErrors(pod.Namespace); len(msgs) != 0 {
 				return "", "", warnings, invalidName("pod namespace %q is not a valid DNS label: %s", pod.Namespace, msgs)
 			}
 		}

@@ -3,6 +3,7 @@ package hosts
 import (
 	"bytes"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/podid"
 	"net/netip"
 	"strings"
 
@@ -89,7 +90,7 @@ func validateHostAliases(hostAliases []v1.HostAlias) error {
 			return invalidEntry(p, alias.IP, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
 		}
 		for j, name := range alias.Hostnames {
-			if msgs := dns1123SubdomainErrors(name); len(msgs) != 0 {
+			if msgs := podid.SubdomainErrors(name); len(msgs) != 0 {
 				p := field.NewPath("spec", "hostAliases").Index(i).Child("hostnames").Index(j)
 				return invalidEntry(p, name, strings.Join(msgs, ";"))
 			}

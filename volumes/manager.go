@@ -12,6 +12,7 @@ import (
 
 	"github.com/podconfig/podconfig/internal/errkind"
 	"github.com/podconfig/podconfig/internal/pathelem"
+	"github.com/podconfig/podconfig/internal/podid"
 	"github.com/podconfig/podconfig/mounts"
 )
 
@@ -93,7 +94,8 @@ func (m *Manager) SetUp(ctx context.Context, pod *v1.Pod, vol *v1.Volume) (mount
 }
 
 func (m *Manager) checkNames(pod *v1.Pod, vol *v1.Volume) error {
-	if msg := pathelem.Validate("pod UID", string(pod.UID)); msg != "" {
+	// The pod's directory and the tokens' keys come from its identity: the node's rules apply.
+	if _, msg := podid.Problem(pod.Namespace, pod.Name, pod.UID); msg != "" {
 		return errkind.New(ErrInvalidName, msg, nil)
 	}
 	if msg := pathelem.Validate("volume name", vol.Name); msg != "" {

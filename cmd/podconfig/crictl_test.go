@@ -134,7 +134,7 @@ spec:
 		{"a pod name with a control character", `{name: "p\e[2J", namespace: ns}
 spec:
   containers:
-  - {name: c, image: a}`, `is not a valid DNS subdomain`},
+  - {name: c, image: a}`, `metadata.name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")

@@ -1,4 +1,4 @@
-package hosts
+package podid
 
 import (
 	"strings"
@@ -17,8 +17,8 @@ var dnsNames = []string{
 // The shortcuts give validation's own answers, messages included.
 func TestDNS1123ShortcutsAreValidation(t *testing.T) {
 	for _, s := range dnsNames {
-		assert.Equal(t, validation.IsDNS1123Label(s), dns1123LabelErrors(s), "label %q", s)
-		assert.Equal(t, validation.IsDNS1123Subdomain(s), dns1123SubdomainErrors(s), "subdomain %q", s)
+		assert.Equal(t, validation.IsDNS1123Label(s), LabelErrors(s), "label %q", s)
+		assert.Equal(t, validation.IsDNS1123Subdomain(s), SubdomainErrors(s), "subdomain %q", s)
 	}
 }
 
@@ -27,10 +27,10 @@ func FuzzDNS1123Shortcuts(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := dns1123LabelErrors(s), validation.IsDNS1123Label(s); len(got) != len(want) {
+		if got, want := LabelErrors(s), validation.IsDNS1123Label(s); len(got) != len(want) {
 			t.Fatalf("label %q: %v, validation gives %v", s, got, want)
 		}
-		if got, want := dns1123SubdomainErrors(s), validation.IsDNS1123Subdomain(s); len(got) != len(want) {
+		if got, want := SubdomainErrors(s), validation.IsDNS1123Subdomain(s); len(got) != len(want) {
 			t.Fatalf("subdomain %q: %v, validation gives %v", s, got, want)
 		}
 	})
