@@ -14,14 +14,25 @@ import (
 // validatePodName is the API server's ValidatePodName: a DNS subdomain.
 var validatePodName = apimachineryvalidation.NameIsDNSSubdomain
 
-// validateObjectMeta is the API server's ValidateObjectMeta for an object being created.
-func validateObjectMeta(meta *metav1.ObjectMeta, requiresNamespace bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
-	return apimachineryvalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)
-}
-
-// validatePodSpecificAnnotations is the API server's ValidatePodSpecificAnnotations.
-func validatePodSpecificAnnotations(annotations map[string]string, spec *v1.PodSpec, fldPath *field.Path) field.ErrorList {
-	return nil
+// forEachContainer calls fn with each init, regular and ephemeral container of spec, in that
+// order, and its path under specPath, until fn returns false (the API server's
+// VisitContainersWithPath).
+func forEachContainer(spec *v1.PodSpec, specPath *field.Path, fn func(c *v1.Container, path *field.Path) bool) {
+	for i := range spec.InitContainers {
+		if !fn(&spec.InitContainers[i], specPath.Child("initContainers").Index(i)) {
+			return
+		}
+	}
+	for i := range spec.Containers {
+		if !fn(&spec.Containers[i], specPath.Child("containers").Index(i)) {
+			return
+		}
+	}
+	for i := range spec.EphemeralContainers {
+		if !fn((*v1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), specPath.Child("ephemeralContainers").Index(i)) {
+			return
+		}
+	}
 }
 
 // gatherPodResourceClaimNames returns the names of the pod's resource claims.
@@ -89,16 +100,5 @@ func validatePodSpecFields(spec *v1.PodSpec, fldPath *field.Path) field.ErrorLis
 // validatePodSpecTail is the API server's ValidatePodSpec from the host aliases to the
 // scheduling group: host aliases, priority class, runtime class, preemption policy, overhead, OS.
 func validatePodSpecTail(spec *v1.PodSpec, fldPath *field.Path) field.ErrorList {
-	return nil
-}
-
-// validateSeccompAnnotationsAndFields is the API server's validateSeccompAnnotationsAndFields.
-func validateSeccompAnnotationsAndFields(meta *metav1.ObjectMeta, spec *v1.PodSpec, specPath *field.Path) field.ErrorList {
-	return nil
-}
-
-// validateAppArmorAnnotationsAndFieldsMatchOnCreate is the API server's
-// validateAppArmorAnnotationsAndFieldsMatchOnCreate.
-func validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta *metav1.ObjectMeta, spec *v1.PodSpec, specPath *field.Path) field.ErrorList {
 	return nil
 }
