@@ -64,17 +64,6 @@ func validateDNSPolicy(policy *v1.DNSPolicy, fldPath *field.Path) field.ErrorLis
 	return nil
 }
 
-// validatePodSpecSecurityContext is the API server's validatePodSpecSecurityContext.
-func validatePodSpecSecurityContext(sc *v1.PodSecurityContext, spec *v1.PodSpec, specPath, fldPath *field.Path) field.ErrorList {
-	return nil
-}
-
-// validateContainerSecurityContext is the API server's ValidateSecurityContext for a container's
-// securityContext (fldPath names it), in a pod whose spec is spec.
-func validateContainerSecurityContext(sc *v1.SecurityContext, spec *v1.PodSpec, fldPath *field.Path) field.ErrorList {
-	return nil
-}
-
 // validateShareProcessNamespace is the API server's validateShareProcessNamespace.
 func validateShareProcessNamespace(spec *v1.PodSpec, fldPath *field.Path) field.ErrorList {
 	return nil
