@@ -14,8 +14,8 @@ func validateDownwardAPIVolume(vol *v1.Volume, _ *metav1.ObjectMeta, volPath *fi
 	d := vol.DownwardAPI
 	fldPath := volPath.Child("downwardAPI")
 	// The API server drops the user fields of a volume's first source among secret, configMap,
-	// downwardAPI and projected, in that order: a validated downwardAPI comes after no secret, so
-	// it keeps them only beside a configMap.
+	// downwardAPI and projected, in that order. A downwardAPI is validated only when the volume
+	// has no secret, so it keeps them only beside a configMap.
 	userKept := vol.ConfigMap != nil
 	errs := validateFileMode(d.DefaultMode, fldPath.Child("defaultMode"))
 	if userKept {

@@ -4,10 +4,11 @@ package validation
 // gitRepo, secret, configMap, persistentVolumeClaim, csi and image, and the checks of the files
 // they project.
 //
-// With v1.37's default gates the API server drops two alpha fields before it validates a pod, so
-// they are never checked here: emptyDir.mode (EmptyDirVolumeMode) and the defaultUser and user
-// fields of secret, configMap, downwardAPI and projected volumes (AtomicWriteVolumeUserFields).
-// It drops the user fields of one source only, though; see userFieldsKept.
+// With v1.37's default gates the API server drops two alpha fields before it validates a pod, and
+// they are not checked here either: emptyDir.mode (EmptyDirVolumeMode), and the defaultUser and
+// user fields (AtomicWriteVolumeUserFields). Those it drops from a volume's first source among
+// secret, configMap, downwardAPI and projected only, and from a projection's first kind, so a
+// further source keeps and has them checked: see validateDownwardAPIVolume and projectionUserKept.
 
 import (
 	"strings"
@@ -93,7 +94,7 @@ func validateKeyToPaths(items []v1.KeyToPath, fldPath *field.Path, userKept bool
 
 // validateKeyToPath is the API server's validateKeyToPath: an item of a secret or configMap
 // projected to a file, whose path stays inside the volume. userKept says whether its user field
-// reached the API server's validation (see userFieldsKept).
+// reached the API server's validation (see projectionUserKept).
 func validateKeyToPath(kp *v1.KeyToPath, fldPath *field.Path, userKept bool) field.ErrorList {
 	var errs field.ErrorList
 	if kp.Key == "" {
