@@ -27,6 +27,7 @@ type renderConfig struct {
 	ordinal       int // -1: not set
 	applyDefaults bool
 	admission     bool
+	validation    bool
 	allowMissing  bool
 	showSecrets   bool
 	container     string
@@ -56,6 +57,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.admission, "admission", true, "apply what the API server's default admission plugins do to each pod (the service-account token volume, priority, LimitRange defaults, RuntimeClass overhead, default tolerations), reading the input's ServiceAccounts, PriorityClasses, LimitRanges and RuntimeClasses; false renders the spec as written")
+	fs.BoolVar(&cfg.validation, "validate", true, "refuse, with the API server's field paths and words, each workload and pod a cluster would refuse (kube-apiserver's validation, after defaults and admission; not with --apply-defaults=false, whose pods lack the defaults it checks)")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "print the content of Secret-backed volume files and service-account tokens, which are otherwise shown by size only (offline a token is a placeholder)")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "instead of failing, with a warning: render ConfigMaps and Secrets that pods require (env or volumes) but the input lacks as visible placeholders (optional references to them are left out, as kubelet skips them), give block devices (volumeDevices) a placeholder device, and take a missing RuntimeClass as one with no settings")
 	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). Offline an image's USER is unknown: an image not given runs as uid 0, with a warning")

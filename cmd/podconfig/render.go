@@ -27,6 +27,7 @@ import (
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
+	"github.com/podconfig/podconfig/validation"
 	"github.com/podconfig/podconfig/security/securitytest"
 )
 
@@ -660,6 +661,12 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	out := &podResult{Source: p.Source, Pod: pod}
 	if err := r.prepare(pod, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
 		return nil, admissionError(pod, err)
+	}
+	if r.cfg.validation && r.cfg.applyDefaults {
+		// The API server validates a pod once defaulted and admitted; so does render.
+		if err := validation.ValidateObject(pod); err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+		}
 	}
 	warnings := map[string][]configgen.Warning{}
 	r.warn = func(c *v1.Container, w configgen.Warning) {
