@@ -1,7 +1,7 @@
 package validation
 
-// Resource requirements of a container: names, quantities, requests against limits, hugepages
-// and claims.
+// Resource requirements of a container, of the pod (spec.resources) and the pod's overhead:
+// names, quantities, requests against limits, hugepages and claims.
 //
 // The API server walks the limits and requests maps in Go's random map order, so the order of
 // errors about several resources varies from one call to the next there. Here resources are
@@ -203,12 +203,42 @@ func validateContainerResourceName(name v1.ResourceName, fldPath *field.Path) fi
 	return allErrs
 }
 
-// validatePodResources is the API server's validatePodResources: spec.resources.
-func validatePodResources(spec *v1.PodSpec, claims sets.Set[string], fldPath *field.Path) field.ErrorList {
+// resourcesPodLevel are the resources spec.resources may set, as the API server lists them
+// ("hugepages-" standing for every page size).
+var resourcesPodLevel = sets.List(sets.New(v1.ResourceCPU, v1.ResourceMemory, v1.ResourceHugePagesPrefix))
+
+// validatePodResourceName is the API server's validatePodResourceName: a valid resource name
+// that pod-level resources support (cpu, memory and hugepages).
+func validatePodResourceName(name v1.ResourceName, fldPath *field.Path) field.ErrorList {
+	if errs := validateResourceName(name, fldPath); len(errs) != 0 {
+		return errs
+	}
+	if name != v1.ResourceCPU && name != v1.ResourceMemory && !resourcesIsHugePages(name) {
+		return field.ErrorList{field.NotSupported(fldPath, name, resourcesPodLevel)}
+	}
 	return nil
 }
 
-// validateOverhead is the API server's validateOverhead: spec.overhead.
+// validatePodResources is the API server's validatePodResources: spec.resources.
+func validatePodResources(spec *v1.PodSpec, claims sets.Set[string], fldPath *field.Path) field.ErrorList {
+	if spec.Resources == nil {
+		return nil
+	}
+	resPath := fldPath.Child("resources")
+	// On Windows the field is refused outright, without details about its value.
+	if spec.OS != nil && spec.OS.Name == v1.Windows {
+		return field.ErrorList{field.Forbidden(resPath, "may not be set for a windows pod")}
+	}
+	var allErrs field.ErrorList
+	if spec.Resources.Claims != nil {
+		allErrs = append(allErrs, field.Forbidden(resPath.Child("claims"), "claims may not be set for Resources at pod-level"))
+	}
+	allErrs = append(allErrs, validateResourceRequirements(spec.Resources, validatePodResourceName, claims, resPath)...)
+	return append(allErrs, validatePodResourceConsistency(spec, resPath)...)
+}
+
+// validateOverhead is the API server's validateOverhead: spec.overhead, checked as a
+// container's limits.
 func validateOverhead(overhead v1.ResourceList, fldPath *field.Path) field.ErrorList {
-	return nil
+	return validateContainerResourceRequirements(&v1.ResourceRequirements{Limits: overhead}, nil, fldPath)
 }

@@ -3,8 +3,11 @@ package validation
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 )
 
 // ctrList is a resource list of name=quantity pairs.
@@ -110,4 +113,93 @@ func TestContainerResources(t *testing.T) {
 			},
 		},
 	})
+}
+
+func TestPodLevelResourcesValidation(t *testing.T) {
+	podResources := func(limits, requests v1.ResourceList) func(*v1.Pod) {
+		return func(pod *v1.Pod) { pod.Spec.Resources = &v1.ResourceRequirements{Limits: limits, Requests: requests} }
+	}
+	ctrRun(t, []ctrCase{
+		{
+			name:   "pod-level cpu, memory and hugepages are accepted",
+			mutate: podResources(ctrList("cpu", "2", "memory", "1Gi", "hugepages-2Mi", "4Mi"), ctrList("cpu", "1")),
+		},
+		{
+			name:   "a pod-level resource other than cpu, memory and hugepages is refused",
+			mutate: podResources(ctrList("ephemeral-storage", "1Gi"), nil),
+			want:   []string{`spec.resources.limits[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", "hugepages-", "memory"`},
+		},
+		{
+			name: "pod-level claims are refused",
+			mutate: func(pod *v1.Pod) {
+				pod.Spec.Resources = &v1.ResourceRequirements{Claims: []v1.ResourceClaim{{Name: "gpu"}}}
+			},
+			want: []string{`spec.resources.claims: Forbidden: claims may not be set for Resources at pod-level`},
+		},
+		{
+			name: "pod-level resources are refused in a Windows pod",
+			mutate: func(pod *v1.Pod) {
+				pod.Spec.OS = &v1.PodOS{Name: v1.Windows}
+				podResources(ctrList("cpu", "-1"), nil)(pod)
+			},
+			want: []string{`spec.resources: Forbidden: may not be set for a windows pod`},
+		},
+		{
+			name: "a pod-level request below the containers' together is refused, sidecars counted with each init container",
+			mutate: func(pod *v1.Pod) {
+				pod.Spec.Containers[0].Resources.Requests = ctrList("memory", "100Mi")
+				proxy, setup := ctrContainer("proxy"), ctrContainer("setup")
+				proxy.RestartPolicy = ptr.To(v1.ContainerRestartPolicyAlways)
+				proxy.Resources.Requests = ctrList("memory", "50Mi")
+				setup.Resources.Requests = ctrList("memory", "200Mi")
+				pod.Spec.InitContainers = []v1.Container{proxy, setup}
+				podResources(nil, ctrList("memory", "200Mi"))(pod)
+			},
+			want: []string{`spec.resources.requests[memory]: Invalid value: "200Mi": must be greater than or equal to aggregate container requests of 250Mi`},
+		},
+		{
+			name: "a pod-level hugepages limit below the containers' together is refused",
+			mutate: func(pod *v1.Pod) {
+				web := ctrContainer("web")
+				pod.Spec.Containers[0].Resources.Limits = ctrList("hugepages-2Mi", "2Mi", "memory", "1Gi")
+				web.Resources.Limits = ctrList("hugepages-2Mi", "2Mi", "memory", "1Gi")
+				pod.Spec.Containers = append(pod.Spec.Containers, web)
+				podResources(ctrList("hugepages-2Mi", "2Mi", "memory", "2Gi"), nil)(pod)
+			},
+			want: []string{`spec.resources.limits[hugepages-2Mi]: Invalid value: "2Mi": must be greater than or equal to aggregate container limits of 4Mi`},
+		},
+		{
+			name: "a container limit above the pod's is refused, at the API server's path",
+			mutate: func(pod *v1.Pod) {
+				pod.Spec.Containers[0].Resources.Limits = ctrList("cpu", "2")
+				podResources(ctrList("cpu", "1"), nil)(pod)
+			},
+			want: []string{`spec.resources.containers[0][cpu].limits: Invalid value: "2": must be less than or equal to pod limits of 1`},
+		},
+	})
+}
+
+func TestPodOverhead(t *testing.T) {
+	path := field.NewPath("spec", "overhead")
+	for _, c := range []struct {
+		name     string
+		overhead v1.ResourceList
+		want     []string
+	}{
+		{name: "an overhead of cpu and memory is accepted", overhead: ctrList("cpu", "250m", "memory", "120Mi")},
+		{
+			name:     "a negative overhead is refused",
+			overhead: ctrList("memory", "-1Mi"),
+			want:     []string{`spec.overhead.limits[memory]: Invalid value: "-1Mi": must be greater than or equal to 0`},
+		},
+		{
+			name:     "an overhead of a resource a container cannot request is refused",
+			overhead: ctrList("pods", "1"),
+			want:     []string{`spec.overhead.limits[pods]: Invalid value: "pods": must be a standard resource for containers`},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, ctrTexts(validateOverhead(c.overhead, path)))
+		})
+	}
 }
