@@ -111,10 +111,20 @@ func resourcesValidateQuantity(name v1.ResourceName, qty resource.Quantity, fldP
 
 // resourcesValidateHugePageQuantity refuses a hugepages quantity that is not a whole number of
 // pages of the size the name gives (a name whose size does not parse has no whole number).
+//
+// A page size too large for an int64 ("hugepages-100E") reads as 0 bytes, and the API server
+// divides by it: it panics and answers 500. That is reported here as an internal error on the
+// field instead of a panic.
 func resourcesValidateHugePageQuantity(name v1.ResourceName, qty resource.Quantity, fldPath *field.Path) field.ErrorList {
 	page, err := resource.ParseQuantity(strings.TrimPrefix(string(name), v1.ResourceHugePagesPrefix))
-	if err == nil && page.Sign() > 0 && page.MilliValue()%1000 == 0 && qty.Value()%page.Value() == 0 {
-		return nil
+	if err == nil && page.Sign() > 0 && page.MilliValue()%1000 == 0 {
+		size := page.Value()
+		if size == 0 {
+			return field.ErrorList{field.InternalError(fldPath, fmt.Errorf("the page size of %s overflows: the API server fails on it (integer divide by zero)", name))}
+		}
+		if qty.Value()%size == 0 {
+			return nil
+		}
 	}
 	return field.ErrorList{field.Invalid(fldPath, qty.String(), fmt.Sprintf("%s is not positive integer multiple of %s", qty.String(), name))}
 }

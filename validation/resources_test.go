@@ -83,6 +83,13 @@ func TestContainerResources(t *testing.T) {
 			want:   []string{`spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi`},
 		},
 		{
+			name:   "a hugepages size too large for the API server is an internal error, not a panic",
+			mutate: ctrResources(ctrList("hugepages-100E", "2Mi"), ctrList("memory", "1Gi")),
+			want: []string{
+				`spec.containers[0].resources.limits[hugepages-100E]: Internal error: the page size of hugepages-100E overflows: the API server fails on it (integer divide by zero)`,
+			},
+		},
+		{
 			name: "a claim the pod lacks, and a request that is not a DNS label, are refused",
 			mutate: ctrFirst(func(c *v1.Container) {
 				c.Resources.Claims = []v1.ResourceClaim{{Name: "fpga"}, {Name: "gpu", Request: "Big"}}
