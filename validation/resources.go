@@ -3,9 +3,10 @@ package validation
 // Resource requirements of a container, of the pod (spec.resources) and the pod's overhead:
 // names, quantities, requests against limits, hugepages and claims.
 //
-// The API server walks the limits and requests maps in Go's random map order, so the order of
-// errors about several resources varies from one call to the next there. Here resources are
-// taken in sorted order, which is one of the orders the API server may give.
+// The API server walks the limits and requests maps (and, for spec.resources, the containers'
+// totals) in Go's map order, which varies from one call to the next, so its errors about several
+// resources of one map come in no fixed order. Here resources are taken sorted by name, for
+// output that does not vary; compare such errors with the API server's as a set.
 
 import (
 	"fmt"
