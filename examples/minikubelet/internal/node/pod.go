@@ -17,6 +17,7 @@ import (
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/validation"
 )
 
 // teardownTimeout bounds the teardown that follows a pod's end or cancellation.
@@ -31,6 +32,10 @@ const teardownTimeout = 2 * time.Minute
 func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	pod = pod.DeepCopy()
 	applyDefaults(pod, n.cfg.NodeName)
+	// A pod from a file never passed an API server: what one would refuse, the node refuses.
+	if err := validation.ValidateObject(pod); err != nil {
+		return &PodStatus{UID: pod.UID}, err
+	}
 	release, err := n.claim(pod)
 	if err != nil {
 		// Nothing was made, and nothing of the running pod's may be torn down.

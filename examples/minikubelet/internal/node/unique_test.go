@@ -84,14 +84,16 @@ func TestRunPodRefusesAPodAlreadyRunning(t *testing.T) {
 	victim := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "victim", Namespace: "default", UID: "1111"}}
 	release, err := n.claim(victim)
 	require.NoError(t, err)
+	// Valid pods, so that the node's own refusal is what is tested, not the API server's rules.
+	oneContainer := v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "busybox"}}}
 	for _, tc := range []struct {
 		name string
 		pod  *v1.Pod
 		err  string
 	}{
-		{"another pod with the running pod's UID", &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "attacker", UID: "1111"}},
+		{"another pod with the running pod's UID", &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "attacker", UID: "1111"}, Spec: oneContainer},
 			"pod default/attacker: a pod with UID 1111 is already running on this node"},
-		{"the running pod again under another UID", &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "victim", UID: "2222"}},
+		{"the running pod again under another UID", &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "victim", UID: "2222"}, Spec: oneContainer},
 			"pod default/victim is already running on this node"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
