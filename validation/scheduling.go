@@ -63,8 +63,11 @@ func validateSchedulingGates(gates []v1.PodSchedulingGate, fldPath *field.Path) 
 // validateTopologySpreadConstraints is the API server's validateTopologySpreadConstraints.
 func validateTopologySpreadConstraints(constraints []v1.TopologySpreadConstraint, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
+	last := lastSpreadPairs(constraints)
 	for i := range constraints {
-		allErrs = append(allErrs, validateTopologySpreadConstraint(constraints, i, fldPath.Index(i))...)
+		c := &constraints[i]
+		repeated := last[spreadPair{c.TopologyKey, c.WhenUnsatisfiable}] > i
+		allErrs = append(allErrs, validateTopologySpreadConstraint(c, repeated, fldPath.Index(i))...)
 	}
 	return allErrs
 }

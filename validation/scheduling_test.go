@@ -295,6 +295,14 @@ func TestValidateTopologySpreadConstraints(t *testing.T) {
 			want:        []string{c0 + `.{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"`},
 		},
 		{
+			name:        "each constraint a later one repeats is a duplicate, the last is not",
+			constraints: append(with(func(*v1.TopologySpreadConstraint) {}), schConstraint(), schConstraint()),
+			want: []string{
+				c0 + `.{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"`,
+				`spec.topologySpreadConstraints[1].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"`,
+			},
+		},
+		{
 			name:        "minDomains must be above zero",
 			constraints: with(func(c *v1.TopologySpreadConstraint) { c.MinDomains = ptr.To[int32](0) }),
 			want:        []string{c0 + ".minDomains: Invalid value: 0: must be greater than zero"},
