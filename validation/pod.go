@@ -72,7 +72,9 @@ func validatePodMetadataAndSpec(pod *v1.Pod) field.ErrorList {
 }
 
 // validatePodSpec is the API server's ValidatePodSpec: a pod's or a template's spec, each part in
-// the API server's order. podMeta is the pod's (or the template's) metadata.
+// the API server's order. podMeta is the pod's metadata, and nil for a template, as the API
+// server passes it: a template's spec is also held to a pod's rules only where a controller's
+// defaults cannot still fill it in.
 func validatePodSpec(spec *v1.PodSpec, podMeta *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if spec.TerminationGracePeriodSeconds == nil {
@@ -86,7 +88,7 @@ func validatePodSpec(spec *v1.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fiel
 	allErrs = append(allErrs, validateInitContainers(spec, vols, claims, fldPath.Child("initContainers"))...)
 	allErrs = append(allErrs, validateEphemeralContainers(spec, vols, claims, fldPath.Child("ephemeralContainers"))...)
 	allErrs = append(allErrs, validatePodResources(spec, claims, fldPath)...)
-	allErrs = append(allErrs, validatePodHostNetworkDeps(spec, fldPath)...)
+	allErrs = append(allErrs, validatePodHostNetworkDeps(spec, podMeta != nil, fldPath)...)
 	allErrs = append(allErrs, validateRestartPolicy(&spec.RestartPolicy, fldPath.Child("restartPolicy"))...)
 	allErrs = append(allErrs, validateDNSPolicy(&spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
 	allErrs = append(allErrs, metav1validation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)

@@ -104,17 +104,18 @@ func invalidName(name string, msgs []string, fldPath *field.Path) field.ErrorLis
 	return invalidFor(name, msgs, fldPath, "")
 }
 
-// validatePodHostNetworkDeps is the API server's validatePodHostNetworkDeps for a pod: with
-// hostNetwork, each regular container's hostPort equals its containerPort. (A template may
-// leave hostPort 0; the pod's rule is applied here.)
-func validatePodHostNetworkDeps(spec *v1.PodSpec, fldPath *field.Path) field.ErrorList {
+// validatePodHostNetworkDeps is the API server's validatePodHostNetworkDeps: with hostNetwork,
+// each regular container's hostPort equals its containerPort; a template (isPod false) may also
+// leave it 0, which the pod's defaults will set to the containerPort.
+func validatePodHostNetworkDeps(spec *v1.PodSpec, isPod bool, fldPath *field.Path) field.ErrorList {
 	if !spec.HostNetwork {
 		return nil
 	}
 	var allErrs field.ErrorList
 	for i, c := range spec.Containers {
 		for j, port := range c.Ports {
-			if port.HostPort != port.ContainerPort {
+			// A pod's hostPort was defaulted to its containerPort; a template's 0 will be.
+			if (isPod || port.HostPort != 0) && port.HostPort != port.ContainerPort {
 				allErrs = append(allErrs, field.Invalid(fldPath.Child("containers").Index(i).Child("ports").Index(j).Child("hostPort"),
 					port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}

@@ -600,7 +600,7 @@ func TestValidateObjectCoreWorkloads(t *testing.T) {
 		{
 			name: "a pod template holds no ephemeral containers",
 			obj: wlPodTemplate(func(pt *v1.PodTemplate) {
-				pt.Template.Spec.EphemeralContainers = []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}}
+				pt.Template.Spec.EphemeralContainers = []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox", TerminationMessagePolicy: v1.TerminationMessageReadFile, ImagePullPolicy: v1.PullIfNotPresent}}}
 			}),
 			want: `PodTemplate "web" is invalid: template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template`,
 		},
