@@ -1,0 +1,84 @@
+#!/bin/bash
+# build.sh: makes sure the control plane and the e2e tooling of Kubernetes v1.37.2 are in
+# $PODCONFIG_CI_CACHE (default /var/cache/podconfig-ci), built from the Go module proxy at the
+# versions pinned in .ci/tools/etcd and .ci/tools/kubernetes:
+#   etcd-v3.7.0/etcd                     the version Kubernetes v1.37 is tested with
+#   kubernetes-v1.37.2/kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
+#   e2e-v1.37.2/e2e.test                 `go test -c k8s.io/kubernetes/test/e2e`
+#   agnhost-2.66.1/agnhost               the binary of the e2e tests' agnhost image
+# A cached directory is used only when its binaries report the pinned versions. Sourced by
+# lib.sh; run on its own it builds everything and prints the paths.
+set -euo pipefail
+
+CP_ETCD_VERSION=v3.7.0
+CP_KUBERNETES_VERSION=v1.37.2
+CP_AGNHOST_VERSION=2.66.1
+cp_cache=${PODCONFIG_CI_CACHE:-/var/cache/podconfig-ci}
+cp_tools=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools" && pwd)
+
+cp_etcd_dir=$cp_cache/etcd-$CP_ETCD_VERSION
+cp_kube_dir=$cp_cache/kubernetes-$CP_KUBERNETES_VERSION
+cp_e2e_dir=$cp_cache/e2e-$CP_KUBERNETES_VERSION
+cp_agnhost_dir=$cp_cache/agnhost-$CP_AGNHOST_VERSION
+
+# cp_tool DIR CHECK MODULE BUILD: makes sure $cp_cache/DIR holds what BUILD, a shell command run
+# in .ci/tools/MODULE with $out naming an empty directory, builds there, unless CHECK, a shell
+# condition run in $cp_cache/DIR, already holds. As 30-e2e.sh's tool function: the build goes to a
+# new directory that replaces the old one only once complete and checked, under the cache's lock,
+# and the checks use grep without -q (grep -q stops reading at its match, the version command dies
+# of SIGPIPE and pipefail fails the check).
+cp_tool() {
+  local dir=$cp_cache/$1 check=$2 module=$3 build=$4
+  if (cd "$dir" 2>/dev/null && eval "$check") >/dev/null 2>&1; then
+    echo "$(basename "$dir"): cached"
+    return
+  fi
+  mkdir -p "$cp_cache"
+  (
+    flock 9
+    if (cd "$dir" 2>/dev/null && eval "$check") >/dev/null 2>&1; then exit 0; fi
+    t=$(date +%s)
+    out=$(mktemp -d "$cp_cache/.build.XXXXXX")
+    trap 'rm -rf "$out"' EXIT
+    echo "$(basename "$dir"): building"
+    (cd "$cp_tools/$module" && eval "$build")
+    (cd "$out" && eval "$check") >/dev/null 2>&1 || { echo "$(basename "$dir"): the build fails its check: $check"; exit 1; }
+    rm -rf "$dir"
+    mv "$out" "$dir"
+    echo "$(basename "$dir"): built in $(( $(date +%s) - t )) s, $(du -sh "$dir" | cut -f1)"
+  ) 9>"$cp_cache/.lock"
+}
+
+# The version variables kube's own build sets (hack/lib/version.sh), so the binaries report
+# v1.37.2 as a release does; the build date is fixed. No debug information, as in kube's release
+# builds, which shrinks the cache and the link. The Go flags are otherwise the defaults (cgo on, no
+# -trimpath), so that the packages shared with the conformance module's build of kubelet (the
+# staging modules at v0.37.2 and their dependencies) come from the Go build cache.
+cp_kube_ldflags="-s -w"
+for p in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
+  cp_kube_ldflags+=" -X $p.gitVersion=$CP_KUBERNETES_VERSION -X $p.gitMajor=1 -X $p.gitMinor=37"
+  cp_kube_ldflags+=" -X $p.gitTreeState=clean -X $p.buildDate=1970-01-01T00:00:00Z"
+done
+
+# cp_build builds (or finds cached) every binary above.
+cp_build() {
+  local t
+  t=$(date +%s)
+  cp_tool "etcd-$CP_ETCD_VERSION" "./etcd --version | grep -x 'etcd Version: ${CP_ETCD_VERSION#v}'" etcd \
+    'go build -ldflags "-s -w" -o "$out/etcd" go.etcd.io/etcd/server/v3'
+  cp_tool "kubernetes-$CP_KUBERNETES_VERSION" \
+    "for b in kube-apiserver kube-controller-manager kube-scheduler; do ./\$b --version | grep -x 'Kubernetes $CP_KUBERNETES_VERSION' || exit 1; done; ./kubectl version --client | grep -x 'Client Version: $CP_KUBERNETES_VERSION'" \
+    kubernetes \
+    'go build -ldflags "$cp_kube_ldflags" -o "$out/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl'
+  cp_tool "e2e-$CP_KUBERNETES_VERSION" "./e2e.test --version | grep -F 'GitVersion:\"$CP_KUBERNETES_VERSION\"'" kubernetes \
+    'go test -c -ldflags "$cp_kube_ldflags" -o "$out/e2e.test" k8s.io/kubernetes/test/e2e'
+  cp_tool "agnhost-$CP_AGNHOST_VERSION" "./agnhost --version | grep -x 'app version $CP_AGNHOST_VERSION'" kubernetes \
+    'go build -ldflags "-s -w -X main.Version=$CP_AGNHOST_VERSION" -o "$out/agnhost" k8s.io/kubernetes/test/images/agnhost'
+  echo "control plane and e2e tools took $(( $(date +%s) - t )) s"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  export PATH="/usr/local/go/bin:$(go env GOPATH 2>/dev/null || echo "$HOME/go")/bin:$PATH"
+  cp_build
+  echo "$cp_etcd_dir $cp_kube_dir $cp_e2e_dir $cp_agnhost_dir"
+fi
