@@ -39,6 +39,7 @@ cp_tool() {
     if (cd "$dir" 2>/dev/null && eval "$check") >/dev/null 2>&1; then exit 0; fi
     t=$(date +%s)
     out=$(mktemp -d "$cp_cache/.build.XXXXXX")
+    chmod 0755 "$out"
     trap 'rm -rf "$out"' EXIT
     echo "$(basename "$dir"): building"
     (cd "$cp_tools/$module" && eval "$build")
