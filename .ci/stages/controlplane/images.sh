@@ -4,7 +4,8 @@
 # built from the host's static busybox (Debian's busybox-static) and the agnhost binary AGNHOST
 # (built by build.sh), with no registry and no network:
 #   registry.k8s.io/e2e-test-images/busybox:1.37.0-2   busybox, Cmd sh (as the image's base,
-#                                                      Docker's busybox)
+#                                                      Docker's busybox); also tagged 1.36.1-1,
+#                                                      which e2e.test --list-images names too
 #   registry.k8s.io/e2e-test-images/agnhost:2.66.1     busybox and /agnhost, Entrypoint /agnhost,
 #                                                      Cmd pause; the image's user 1000 and group
 #                                                      50000 that tests of image-defined groups read
@@ -116,7 +117,9 @@ image() {
   manifests+=("${manifest%\}},\"platform\":{\"architecture\":\"$arch\",\"os\":\"linux\"},\"annotations\":{\"io.containerd.image.name\":\"$name:$tag\",\"org.opencontainers.image.ref.name\":\"$tag\"}}")
 }
 e2e=registry.k8s.io/e2e-test-images
-image "$e2e/busybox:1.37.0-2" '"Cmd":["sh"]' "$busybox_diff" "$busybox_desc"
+for tag in 1.37.0-2 1.36.1-1; do
+  image "$e2e/busybox:$tag" '"Cmd":["sh"]' "$busybox_diff" "$busybox_desc"
+done
 for tag in 2.66.1 2.55; do
   image "$e2e/agnhost:$tag" '"Entrypoint":["/agnhost"],"Cmd":["pause"]' "$busybox_diff,$agnhost_diff" "$busybox_desc,$agnhost_desc"
 done

@@ -438,7 +438,7 @@ CP_NODE_CONFORMANCE_GROUPS='[sig-node] Downward API
 [sig-node] InitContainer
 [sig-node] Kubelet
 [sig-node] KubeletManagedEtcHosts
-[sig-node] Sysctls
+[sig-node] Sysctls [LinuxOnly]
 [sig-node] Pods
 [sig-storage] ConfigMap
 [sig-storage] Secrets
@@ -467,18 +467,28 @@ cp_conformance_list() {
   echo "# e2e.test's list (PODCONFIG_CP_UPDATE_DOCS=1 .ci/stages/40-controlplane.sh rewrites it)."
   echo "# Run them with: .ci/controlplane-up.sh, then \$PODCONFIG_CP_DIR/e2e --ginkgo.focus '...'."
   echo "#"
-  echo "# $(grep -c . <<<"$specs") tests; by tag in their names:"
-  grep -oE '\[(Conformance|LinuxOnly|Serial|Slow|Disruptive|Flaky|Feature:[^]]*|Environment:[^]]*)\]' <<<"$specs" |
-    sort | uniq -c | sed 's/^/#   /'
+  echo "# $(grep -c . <<<"$specs") tests; how many have each of these tags in their names:"
+  cut -f3 <<<"$specs" | awk '{
+      delete seen; s = $0
+      while (match(s, /\[(Conformance|LinuxOnly|Serial|Slow|Disruptive|Flaky|Alpha|Beta|(Node)?Feature(Gate)?:[^]]*|Environment:[^]]*)\]/)) {
+        t = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+        if (!(t in seen)) { seen[t] = 1; n[t]++ }
+      }
+    }
+    END { for (t in n) printf "#   %3d  %s\n", n[t], t }' | LC_ALL=C sort -k3
+  echo "# $(cut -f3 <<<"$specs" | grep -cvE '\[(Slow|Serial|Flaky|Disruptive)\]' || true) have none of [Slow], [Serial], [Flaky], [Disruptive] (what node" \
+    "conformance runs usually skip)."
   echo "#"
   echo "# The groups the node is to pass first, with their counts:"
-  local group n
+  local group n where name total=0
   while IFS= read -r group; do
     n=$(cut -f1 <<<"$specs" | grep -cxF "$group" || true)
     printf '#   %3d  %s\n' "$n" "$group"
+    total=$(( total + n ))
   done <<<"$CP_NODE_CONFORMANCE_GROUPS"
+  printf '#   %3d  in these groups\n' "$total"
   echo "# Every group, with its count:"
-  cut -f1 <<<"$specs" | uniq -c | sed 's/^ */#   /' | awk '{printf "#   %3d  ", $2; $1=""; $2=""; sub(/^  /, ""); print}'
+  cut -f1 <<<"$specs" | uniq -c | while read -r n group; do printf '#   %3d  %s\n' "$n" "$group"; done
   local last=
   while IFS=$'\t' read -r group where name; do
     if [ "$group" != "$last" ]; then
@@ -488,6 +498,11 @@ cp_conformance_list() {
     printf '%s\n    %s\n' "$name" "$where"
   done <<<"$specs"
 }
+
+# The API-only tests cp_e2e_api_test runs: ConfigMap's is [NodeConformance], all are
+# [Conformance] tests that create, patch and refuse objects without running a pod.
+CP_E2E_API_FOCUS='\[sig-node\] (ConfigMap should (update ConfigMap successfully|fail to create ConfigMap with empty key|run through a ConfigMap lifecycle)|Secrets should (fail to create secret due to empty secret key|patch a secret)) '
+CP_E2E_API_COUNT=5
 
 # cp_e2e_api_test runs e2e.test against the control plane on [NodeConformance] tests of the API
 # alone (no pod runs): the framework's suite setup (no nodes to wait for: --num-nodes and
