@@ -293,6 +293,8 @@ cp_start() {
   cat >"$cp_work/env" <<ENV
 # The control plane in $cp_work (Kubernetes $CP_KUBERNETES_VERSION, etcd $CP_ETCD_VERSION).
 export KUBECONFIG=$cp_work/admin.kubeconfig
+# kubectl's discovery and HTTP caches, which would go to ~/.kube/cache.
+export KUBECACHEDIR=$cp_work/kubectl-cache
 export PODCONFIG_CP_DIR=$cp_work
 export PODCONFIG_CP_SERVER=$cp_server
 export PODCONFIG_CP_CA=$pki/ca.crt
@@ -420,6 +422,8 @@ cp_write_e2e() {
 #!/bin/sh
 # e2e.test of Kubernetes $CP_KUBERNETES_VERSION against the control plane in $cp_work.
 mkdir -p "$cp_work/e2e-output"
+# kubectl, which some tests run, keeps its caches here rather than in ~/.kube/cache.
+export KUBECACHEDIR="$cp_work/kubectl-cache"
 exec "$cp_e2e_dir/e2e.test" --kubeconfig "$cp_work/admin.kubeconfig" --provider skeleton \\
   --e2e-output-dir "$cp_work/e2e-output" --kubectl-path "$cp_kube_dir/kubectl" "\$@"
 E2E
