@@ -74,8 +74,10 @@ cp_build() {
   # go test -c would vet the suite's packages first, for minutes: vet is Kubernetes' CI's job.
   cp_tool "e2e-$CP_KUBERNETES_VERSION" "./e2e.test --version | grep -x '$CP_KUBERNETES_VERSION'" kubernetes \
     'go test -c -vet=off -ldflags "$cp_kube_ldflags" -o "$out/e2e.test" k8s.io/kubernetes/test/e2e'
-  cp_tool "agnhost-$CP_AGNHOST_VERSION" "./agnhost --version | grep -x 'app version $CP_AGNHOST_VERSION'" kubernetes \
-    'go build -ldflags "-s -w -X main.Version=$CP_AGNHOST_VERSION" -o "$out/agnhost" k8s.io/kubernetes/test/images/agnhost'
+  # agnhost runs in the busybox image, which has no C library: a static build, as upstream's.
+  cp_tool "agnhost-$CP_AGNHOST_VERSION" \
+    "./agnhost --version | grep -x 'app version $CP_AGNHOST_VERSION' && go version -m ./agnhost | grep -E '^\s+build\s+CGO_ENABLED=0\$'" kubernetes \
+    'CGO_ENABLED=0 go build -ldflags "-s -w -X main.Version=$CP_AGNHOST_VERSION" -o "$out/agnhost" k8s.io/kubernetes/test/images/agnhost'
   echo "control plane and e2e tools took $(( $(date +%s) - t )) s"
 }
 

@@ -8,6 +8,10 @@
 #   cp_start      makes $cp_work (certificates, kubeconfigs, data, logs) and starts the four
 #                 processes, each waited for until healthy; writes $cp_work/env
 #   cp_smoke      checks through curl what the e2e tests rely on (see its comment)
+#   cp_images     writes the test images archive, $cp_work/images.tar (images.sh)
+#   cp_write_e2e  writes $cp_work/e2e, e2e.test pointed at this control plane
+#   cp_conformance_list  prints docs/conformance-tests.txt from e2e.test's dry run
+#   cp_e2e_api_test      runs e2e.test on a few API-only conformance tests
 #   cp_teardown   stops everything, removes $cp_work and fails when something is left
 #
 # The caller sets `trap cp_teardown EXIT` (or calls it from its own trap) before cp_start.
@@ -314,7 +318,8 @@ ENV
 # cp_teardown stops the control plane and removes its work directory; it fails when a process,
 # a listening port or a file outside the work directory is left.
 cp_teardown() {
-  local rc=0 pid i port left
+  local rc=0 pid i port left t
+  t=$(date +%s)
   # Runs from EXIT traps, where errexit would stop it half-way (a kill of a process already
   # gone fails): errors are checked one by one, the options restored on return.
   local -
@@ -341,6 +346,7 @@ cp_teardown() {
   fi
   if [ "$rc" != 0 ]; then cp_logs; fi
   rm -rf "$cp_work" "$cp_marker"
+  echo "control plane: teardown took $(( $(date +%s) - t )) s"
   cp_work=
   cp_pids=()
   cp_ports=()
