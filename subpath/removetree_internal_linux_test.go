@@ -36,3 +36,25 @@ func TestTreeRemovalStopsWhenADirectoryIsMovedFromItsParent(t *testing.T) {
 	assert.EqualError(t, err, filepath.Join(top, "b2")+" was moved while it was removed: its parent is not the directory it was entered from")
 	assert.DirExists(t, filepath.Join(top, "a"), "nothing is removed past the error")
 }
+
+func TestTreeRemovalDoesNotReenterADirectoryItFoundEmpty(t *testing.T) {
+	// A directory whose listing was empty but that rmdir finds not empty (it was filled again
+	// meanwhile, or its filesystem hides entries) is an error, not a directory to walk forever.
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a", "f"), nil, 0o644))
+	topFD, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	defer unix.Close(topFD)
+	var st, a unix.Stat_t
+	require.NoError(t, unix.Fstat(topFD, &st))
+	require.NoError(t, unix.Lstat(filepath.Join(dir, "a"), &a))
+	w := &treeRemoval{l: New(), top: topFD, path: dir, dev: uint64(st.Dev), cur: topFD, curIno: st.Ino, left: a.Ino}
+	defer w.closeCur()
+
+	entered, err := w.remove("a")
+	require.ErrorIs(t, err, unix.ENOTEMPTY)
+	assert.False(t, entered)
+	assert.EqualError(t, err, "remove "+filepath.Join(dir, "a")+": directory not empty")
+}

@@ -26,7 +26,8 @@ const direntBufSize = 8192
 // nothing, the walk goes back up: the parent is opened as ".." relative to cur and must be the
 // directory recorded on the way down (same device and inode), or the walk stops with
 // ErrUnexpectedFile; there the listing starts again from the start, and finds the now empty
-// directory to remove. The top itself is never reopened. So a directory a container moves or
+// directory to remove (should rmdir still find it not empty, that is the error, so nothing is
+// walked forever). The top itself is never reopened. So a directory a container moves or
 // swaps for a symlink meanwhile makes the walk stop or go on below the top, never leave it.
 type treeRemoval struct {
 	l *Linux
@@ -40,7 +41,10 @@ type treeRemoval struct {
 	cur    int
 	curIno uint64
 	above  []uint64
-	list   dirents
+	// left is the inode of the directory the walk last came up from, found empty: if rmdir
+	// still finds it not empty, it is an error, not a directory to enter again.
+	left uint64
+	list dirents
 }
 
 // emptyTree removes everything below the open directory top, whose stat is topSt and path is
@@ -112,7 +116,7 @@ func (w *treeRemoval) remove(name string) (entered bool, err error) {
 	switch {
 	case err == nil || err == unix.ENOENT:
 		return false, nil
-	case flags != 0 && (err == unix.ENOTEMPTY || err == unix.EEXIST):
+	case flags != 0 && (err == unix.ENOTEMPTY || err == unix.EEXIST) && st.Ino != w.left:
 		return w.down(name)
 	}
 	return false, removeError(err, w.pathOf(name))
@@ -175,6 +179,7 @@ func (w *treeRemoval) up() error {
 		}
 		parent = fd
 	}
+	w.left = w.curIno
 	w.closeCur()
 	w.cur, w.curIno = parent, want
 	w.above = w.above[:len(w.above)-1]
