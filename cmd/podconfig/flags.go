@@ -131,6 +131,9 @@ func (c *renderConfig) validate() error {
 		if c.outputDir == "" {
 			return usageError{"-o crictl writes files: name their directory with --output-directory"}
 		}
+		if !crictlSupported {
+			return usageError{"-o crictl writes a Linux node's host files: it runs on Linux only"}
+		}
 		// The configs name host paths below it: they must not depend on the working directory.
 		dir, err := filepath.Abs(c.outputDir)
 		if err != nil {

@@ -95,7 +95,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if out.Rendered > 0 || len(out.Failures) == 0 {
 		if cfg.output == "crictl" {
-			err = os.MkdirAll(cfg.outputDir, 0o755)
+			// Made (or checked) even when no pod was: the user asked for it.
+			var o *crictlOut
+			if o, err = openCrictlOut(cfg.outputDir); err == nil {
+				o.close()
+			}
 		} else {
 			err = pw.finish(out.Warnings)
 		}
