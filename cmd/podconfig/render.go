@@ -27,8 +27,8 @@ import (
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/validation"
 	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/validation"
 )
 
 // result is what render leaves once every pod is written: what standard error says about them.
