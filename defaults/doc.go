@@ -1,5 +1,6 @@
-// Package defaults applies to a v1.Pod the defaults the Kubernetes v1.37 API server writes into it
-// and what its pod create strategy changes before validating and storing it.
+// Package defaults applies to a v1.Pod, and to the workloads that carry pod templates, the defaults
+// the Kubernetes v1.37 API server writes into them and what its create strategies change before
+// validating and storing them.
 //
 // A Pod that reaches a kubelet has passed the API server, which filled every field its author left
 // empty: terminationMessagePath, imagePullPolicy, dnsPolicy, probe periods, volume modes, requests
@@ -76,7 +77,8 @@
 // request) is also applied last by SetObjectDefaultsPod, unless ObjectDefaultsOnly, and by
 // admission.Admit before its validating plugins; it changes nothing the second time.
 //
-// Fields dropped on create (DropDisabledPodFields with no previous pod; the gate that
+// Fields dropped on create, for a Pod and for every workload's pod template
+// (DropDisabledPodFields and DropDisabledTemplateFields with no previous object; the gate that
 // keeps each, off by default unless said otherwise):
 //   - emptyDir.mode (EmptyDirVolumeMode);
 //   - user and defaultUser of secret, configMap, downwardAPI and projected volumes and of their
@@ -109,6 +111,37 @@
 //	errs := validation.ValidatePodCreate(pod)                        // the strategy's validation
 //
 // (the API server runs the validating admission plugins after its validation; both must pass).
+//
+// Workloads (SetObjectDefaultsWorkload; the SetObjectDefaults_<Kind> of
+// k8s.io/kubernetes/pkg/apis/apps/v1, batch/v1 and core/v1):
+//   - Deployment: replicas 1; strategy RollingUpdate, and for RollingUpdate maxUnavailable and
+//     maxSurge 25%; revisionHistoryLimit 10; progressDeadlineSeconds 600;
+//   - ReplicaSet: replicas 1;
+//   - StatefulSet: podManagementPolicy OrderedReady; an unset updateStrategy becomes
+//     RollingUpdate with a rollingUpdate block, and a RollingUpdate block gets partition 0 and
+//     (MaxUnavailableStatefulSet, on) maxUnavailable 1; persistentVolumeClaimRetentionPolicy
+//     whenDeleted and whenScaled Retain; replicas 1; revisionHistoryLimit 10; each
+//     volumeClaimTemplate status.phase Pending, volumeMode Filesystem, resource lists rounded;
+//   - DaemonSet: updateStrategy RollingUpdate, and for RollingUpdate maxUnavailable 1 and
+//     maxSurge 0; revisionHistoryLimit 10;
+//   - Job: completions and parallelism 1 when both are unset, else parallelism 1; backoffLimit 6
+//     (2147483647 with backoffLimitPerIndex); the template's labels as the Job's when it has
+//     none; completionMode NonIndexed; suspend false; podReplacementPolicy TerminatingOrFailed
+//     (Failed with a podFailurePolicy); manualSelector false; podFailurePolicy onPodConditions
+//     status True;
+//   - CronJob: concurrencyPolicy Allow; suspend false; successfulJobsHistoryLimit 3;
+//     failedJobsHistoryLimit 1; its job template's podFailurePolicy patterns and pod template,
+//     not the job template's other fields;
+//   - ReplicationController: selector and labels from the template's labels when empty;
+//     replicas 1;
+//   - every pod template (PodTemplate's too) as SetDefaultsPodTemplateSpec defaults it.
+//
+// PrepareWorkloadForCreate then applies the kinds' create strategies: generation 1, status
+// cleared, the template's fields dropped as above, a Job's generated selector and labels, and
+// what the stored version writes (a DaemonSet's template-generation annotation, a StatefulSet's
+// claim templates' apiVersion and kind). A workload goes SetObjectDefaultsWorkload, then
+// PrepareWorkloadForCreate, then validation; package manifest's expansion defaults templates
+// itself (SetDefaultsPodTemplateSpec), which SetObjectDefaultsWorkload repeats without change.
 //
 // SetRenderIdentity is separate and is not an API server default: it gives a pod read from a file
 // the namespace "default" and a UID derived from its namespace and name, so that it can be

@@ -3,6 +3,7 @@ package defaults_test
 import (
 	"fmt"
 
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -101,4 +102,28 @@ func ExamplePrepareForCreate() {
 	// web's AppArmor profile: RuntimeDefault
 	// emptyDir.mode kept: false
 	// generation: 1 phase: Pending qosClass: BestEffort
+}
+
+// A Job read from a manifest gets the API server's defaults, then what its create strategy adds:
+// the selector on its UID and the matching template labels that validation checks.
+func ExampleSetObjectDefaultsWorkload() {
+	job := &batchv1.Job{Spec: batchv1.JobSpec{Template: v1.PodTemplateSpec{Spec: v1.PodSpec{
+		RestartPolicy: v1.RestartPolicyNever,
+		Containers:    []v1.Container{{Name: "pi", Image: "perl:5.34"}},
+	}}}}
+	job.Name, job.Namespace, job.UID = "pi", "default", "8c5b1b3e-0f7a-4c55-9a38-4f0a6b1e2d11"
+
+	defaults.SetObjectDefaultsWorkload(job)
+	defaults.PrepareWorkloadForCreate(job)
+
+	s := job.Spec
+	fmt.Println("completions:", *s.Completions, "parallelism:", *s.Parallelism, "backoffLimit:", *s.BackoffLimit, "completionMode:", *s.CompletionMode)
+	fmt.Println("podReplacementPolicy:", *s.PodReplacementPolicy, "generation:", job.Generation)
+	fmt.Println("selector:", metav1.FormatLabelSelector(s.Selector))
+	fmt.Println("template job-name:", s.Template.Labels["batch.kubernetes.io/job-name"], "imagePullPolicy:", s.Template.Spec.Containers[0].ImagePullPolicy)
+	// Output:
+	// completions: 1 parallelism: 1 backoffLimit: 6 completionMode: NonIndexed
+	// podReplacementPolicy: TerminatingOrFailed generation: 1
+	// selector: batch.kubernetes.io/controller-uid=8c5b1b3e-0f7a-4c55-9a38-4f0a6b1e2d11
+	// template job-name: pi imagePullPolicy: IfNotPresent
 }
