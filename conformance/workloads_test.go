@@ -113,13 +113,15 @@ func TestWorkloadDefaults(t *testing.T) {
 }
 
 // apiserverPrepareWorkload is what the API server makes of a defaulted workload before validating
-// it: the internal object its create strategy prepared, as it returns it in version gvk.
+// it: the internal object its create strategy prepared, as it returns it in version gvk. obj is
+// converted as the API server's decoder converts it, without a copy: maps the defaulting shared (a
+// Job's labels and its template's) stay shared, and obj changes with the internal object.
 func apiserverPrepareWorkload(obj runtime.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
 	internal, err := legacyscheme.Scheme.New(gvk.GroupKind().WithVersion(runtime.APIVersionInternal))
 	if err != nil {
 		return nil, err
 	}
-	if err := legacyscheme.Scheme.Convert(obj.DeepCopyObject(), internal, nil); err != nil {
+	if err := legacyscheme.Scheme.Convert(obj, internal, nil); err != nil {
 		return nil, fmt.Errorf("converting to the internal type: %w", err)
 	}
 	m, err := meta.Accessor(obj)

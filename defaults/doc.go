@@ -126,14 +126,14 @@
 //     maxSurge 0; revisionHistoryLimit 10;
 //   - Job: completions and parallelism 1 when both are unset, else parallelism 1; backoffLimit 6
 //     (2147483647 with backoffLimitPerIndex); the template's labels as the Job's when it has
-//     none; completionMode NonIndexed; suspend false; podReplacementPolicy TerminatingOrFailed
+//     none (the same map, as the API server shares it); completionMode NonIndexed; suspend false; podReplacementPolicy TerminatingOrFailed
 //     (Failed with a podFailurePolicy); manualSelector false; podFailurePolicy onPodConditions
 //     status True;
 //   - CronJob: concurrencyPolicy Allow; suspend false; successfulJobsHistoryLimit 3;
 //     failedJobsHistoryLimit 1; its job template's podFailurePolicy patterns and pod template,
 //     not the job template's other fields;
-//   - ReplicationController: selector and labels from the template's labels when empty;
-//     replicas 1;
+//   - ReplicationController: selector and labels from the template's labels when empty (the
+//     same map); replicas 1;
 //   - every pod template (PodTemplate's too) as SetDefaultsPodTemplateSpec defaults it.
 //
 // PrepareWorkloadForCreate then applies the kinds' create strategies: generation 1, status

@@ -1,7 +1,6 @@
 package defaults
 
 import (
-	"maps"
 	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,7 +28,9 @@ const (
 // *batchv1.Job, *batchv1.CronJob, *v1.ReplicationController and *v1.PodTemplate; any other
 // object, a Pod included (see SetObjectDefaultsPod), and nil are left alone. Fields that are set
 // are kept. Applying it twice gives the same object as once, and a template already defaulted by
-// SetDefaultsPodTemplateSpec (as package manifest does) comes out the same.
+// SetDefaultsPodTemplateSpec (as package manifest does) comes out the same. Like the API server,
+// it shares maps: a Job's or ReplicationController's labels (and the latter's selector) taken
+// from the template are the template's labels map; copy them before changing one alone.
 func SetObjectDefaultsWorkload(obj runtime.Object, opts ...Option) {
 	gates := newSettings(opts).gates
 	switch o := obj.(type) {
@@ -187,8 +188,9 @@ func setDaemonSetDefaults(d *appsv1.DaemonSet) {
 	}
 }
 
-// setJobDefaults mirrors SetDefaults_Job. The Job's labels come from its template when it has
-// none; they are a copy, where the API server shares the map until it serializes the Job.
+// setJobDefaults mirrors SetDefaults_Job. A Job with no labels takes its template's labels map
+// itself, not a copy, as the API server does: the labels the Job create strategy then adds to the
+// template become the Job's too, which the API server validates and stores.
 func setJobDefaults(j *batchv1.Job) {
 	s := &j.Spec
 	if s.Completions == nil && s.Parallelism == nil {
@@ -206,7 +208,7 @@ func setJobDefaults(j *batchv1.Job) {
 		}
 	}
 	if s.Template.Labels != nil && len(j.Labels) == 0 {
-		j.Labels = maps.Clone(s.Template.Labels)
+		j.Labels = s.Template.Labels
 	}
 	if s.CompletionMode == nil {
 		s.CompletionMode = ptr.To(batchv1.NonIndexedCompletion)
@@ -258,15 +260,15 @@ func setCronJobDefaults(c *batchv1.CronJob) {
 }
 
 // setReplicationControllerDefaults mirrors SetDefaults_ReplicationController and the declarative
-// replicas default: the selector and the controller's labels come from the template's labels when
-// empty (copies, where the API server shares the map).
+// replicas default: an empty selector, and empty labels of the controller, become the template's
+// labels map itself, as the API server shares it.
 func setReplicationControllerDefaults(rc *v1.ReplicationController) {
 	if t := rc.Spec.Template; t != nil && t.Labels != nil {
 		if len(rc.Spec.Selector) == 0 {
-			rc.Spec.Selector = maps.Clone(t.Labels)
+			rc.Spec.Selector = t.Labels
 		}
 		if len(rc.Labels) == 0 {
-			rc.Labels = maps.Clone(t.Labels)
+			rc.Labels = t.Labels
 		}
 	}
 	if rc.Spec.Replicas == nil {

@@ -208,16 +208,19 @@ func TestSetObjectDefaultsWorkload(t *testing.T) {
 	}
 }
 
-func TestSetObjectDefaultsWorkloadCopiesLabelMaps(t *testing.T) {
-	job := &batchv1.Job{Spec: batchv1.JobSpec{Template: rawTemplate()}}
+func TestSetObjectDefaultsWorkloadSharesLabelMapsAsTheAPIServer(t *testing.T) {
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "pi", UID: "u"}, Spec: batchv1.JobSpec{Template: rawTemplate()}}
 	rc := &v1.ReplicationController{Spec: v1.ReplicationControllerSpec{Template: ptr.To(rawTemplate())}}
 	SetObjectDefaultsWorkload(job)
 	SetObjectDefaultsWorkload(rc)
-	job.Spec.Template.Labels["added"] = "later"
 	rc.Spec.Template.Labels["added"] = "later"
-	assert.Equal(t, map[string]string{"app": "web"}, job.Labels, "the Job's labels are its template's at defaulting time")
-	assert.Equal(t, map[string]string{"app": "web"}, rc.Labels, "the ReplicationController's labels are its template's at defaulting time")
-	assert.Equal(t, map[string]string{"app": "web"}, rc.Spec.Selector, "the ReplicationController's selector is its template's labels at defaulting time")
+	assert.Equal(t, map[string]string{"app": "web", "added": "later"}, rc.Labels, "the ReplicationController's labels are its template's map")
+	assert.Equal(t, map[string]string{"app": "web", "added": "later"}, rc.Spec.Selector, "the ReplicationController's selector is its template's map")
+
+	PrepareWorkloadForCreate(job)
+	assert.Equal(t, map[string]string{"app": "web", "job-name": "pi", "batch.kubernetes.io/job-name": "pi",
+		"controller-uid": "u", "batch.kubernetes.io/controller-uid": "u"}, job.Labels,
+		"a Job whose labels came from its template gets the generated labels too, as the API server validates and stores it")
 }
 
 func TestSetObjectDefaultsWorkloadComposesWithTemplateDefaults(t *testing.T) {

@@ -26,7 +26,8 @@ const (
 //     (DropDisabledTemplateFields; the package documentation lists them);
 //   - a Job without spec.manualSelector true gets the template labels
 //     batch.kubernetes.io/controller-uid and controller-uid (the Job's UID) and
-//     batch.kubernetes.io/job-name and job-name (its name) where the template has none, and the
+//     batch.kubernetes.io/job-name and job-name (its name) where the template has none (and so
+//     does the Job when SetObjectDefaultsWorkload gave it the template's labels map), and the
 //     selector matchLabels batch.kubernetes.io/controller-uid where it has none; a Job's and a
 //     CronJob's job template lose spec.scheduling without WorkloadWithJob;
 //   - a StatefulSet loses rollingUpdate.maxUnavailable without MaxUnavailableStatefulSet, and its
