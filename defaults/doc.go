@@ -111,6 +111,9 @@
 //	errs := validation.ValidatePodCreate(pod)                        // the strategy's validation
 //
 // (the API server runs the validating admission plugins after its validation; both must pass).
+// A pod read back from a cluster (kubectl get -o yaml) has been through all of this already:
+// PrepareForCreate would replace its status (podIPs, hostIPs, qosClass) and repeat the selector
+// expressions it merged.
 //
 // Workloads (SetObjectDefaultsWorkload; the SetObjectDefaults_<Kind> of
 // k8s.io/kubernetes/pkg/apis/apps/v1, batch/v1 and core/v1):
@@ -126,9 +129,9 @@
 //     maxSurge 0; revisionHistoryLimit 10;
 //   - Job: completions and parallelism 1 when both are unset, else parallelism 1; backoffLimit 6
 //     (2147483647 with backoffLimitPerIndex); the template's labels as the Job's when it has
-//     none (the same map, as the API server shares it); completionMode NonIndexed; suspend false; podReplacementPolicy TerminatingOrFailed
-//     (Failed with a podFailurePolicy); manualSelector false; podFailurePolicy onPodConditions
-//     status True;
+//     none (the same map, as the API server shares it); completionMode NonIndexed; suspend
+//     false; podReplacementPolicy TerminatingOrFailed (Failed with a podFailurePolicy);
+//     manualSelector false; podFailurePolicy onPodConditions status True;
 //   - CronJob: concurrencyPolicy Allow; suspend false; successfulJobsHistoryLimit 3;
 //     failedJobsHistoryLimit 1; its job template's podFailurePolicy patterns and pod template,
 //     not the job template's other fields;
