@@ -18,7 +18,7 @@ func checkImageUsers(users map[string]ImageUser) error {
 		if err != nil {
 			return fmt.Errorf("imageUsers: %w", err)
 		}
-		if other, ok := seen.Get(p); ok && !users[other].same(users[key]) {
+		if other, ok := seen.Get(p); ok && !users[other].Equal(users[key]) {
 			return fmt.Errorf("imageUsers: %q and %q both name %s, with different users", other, key, p)
 		}
 		seen.Set(p, key)
@@ -26,8 +26,8 @@ func checkImageUsers(users map[string]ImageUser) error {
 	return nil
 }
 
-// same tells whether u and o are one user.
-func (u ImageUser) same(o ImageUser) bool {
+// Equal tells whether u and o are one user.
+func (u ImageUser) Equal(o ImageUser) bool {
 	if (u.UID == nil) != (o.UID == nil) || (u.UID != nil && *u.UID != *o.UID) {
 		return false
 	}
