@@ -42,7 +42,7 @@ func (r Reference) String() string {
 	return r.Name() + ":" + r.Tag
 }
 
-// Defaults of Docker Hub names, as the reference library applies them.
+// The reference library's defaults (Docker Hub's names, the tag) and limits.
 const (
 	dockerHub       = "docker.io"
 	dockerHubLegacy = "index.docker.io"
