@@ -100,14 +100,21 @@ type Pod struct {
 //	  nginx:1.27: 101           # a uid
 //	  registry.example/app:2: {uid: 1000}
 //	  busybox: "1000:1000"      # uid:gid (the group is the runtime's to resolve)
-//	  redis:7: redis            # a user name
+//	  redis:*: redis            # a user name, for every tag and digest of redis
+//	defaultImageUser: 65532     # every other image's
 //	restartCount: 0
 type RenderContext struct {
 	// PodIPs are the IPs the network plugin gives every Pod.
 	PodIPs []string `json:"podIPs,omitempty"`
-	// ImageUsers maps an image to the user it runs as. An image not listed runs as root, as
-	// kubelet assumes for an image that names no user.
+	// ImageUsers maps images to the user they run as. A key is an image reference, matched once
+	// normalised as kubelet and the runtime read it (nginx is docker.io/library/nginx:latest; a
+	// reference with a digest is that digest, whatever its tag), or NAME:* for every tag and
+	// digest of a repository (images.ParsePattern); an image takes its reference's user, else its
+	// repository's. Two keys of one image with different users are an error.
 	ImageUsers map[string]ImageUser `json:"imageUsers,omitempty"`
+	// DefaultImageUser is the user of the images ImageUsers does not match. Nil runs them as
+	// root, as kubelet does an image that names no user.
+	DefaultImageUser *ImageUser `json:"defaultImageUser,omitempty"`
 	// RestartCount is the restart count of every container.
 	RestartCount int `json:"restartCount,omitempty"`
 	// ScheduledTime is the time a CronJob's Job is scheduled for, which names the Job; zero means

@@ -104,28 +104,6 @@ func TestVersion(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 }
 
-func TestImageUsers(t *testing.T) {
-	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: app:1}\n  - {name: b, image: web:2}\n  - {name: c, image: web:2}\n  - {name: d, image: tool:3, securityContext: {runAsUser: 5}}\n"
-	t.Run("containers rendered as root for an unknown image user are named in one warning", func(t *testing.T) {
-		code, _, stderr := cli(t, pod, "render", "-")
-		require.Equal(t, exitOK, code, stderr)
-		assert.Equal(t, "warning: 3 containers rendered as uid 0: the user of their images is not known offline (app:1, web:2); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers\n", stderr)
-	})
-	t.Run("--image-user gives an image's user, over the RenderContext's", func(t *testing.T) {
-		in := "kind: RenderContext\nimageUsers: {app:1: 7, web:2: 8}\n---\n" + pod
-		code, out, stderr := cli(t, in, "render", "--image-user", "web:2=1000:3000", "-o", "table", "-")
-		require.Equal(t, exitOK, code, stderr)
-		assert.Empty(t, stderr)
-		assert.Regexp(t, `CONTAINER a .*\n +user +uid 7\n`, out)
-		assert.Regexp(t, `CONTAINER b .*\n +user +uid 1000\n`, out)
-	})
-	t.Run("a malformed --image-user is a usage error", func(t *testing.T) {
-		code, _, stderr := cli(t, pod, "render", "--image-user", "app:1", "-")
-		assert.Equal(t, exitUsage, code)
-		assert.Contains(t, stderr, `want IMAGE=UID[:GID] or IMAGE=NAME`)
-	})
-}
-
 func TestLivePodStatus(t *testing.T) {
 	live := `apiVersion: v1
 kind: Pod
@@ -227,10 +205,12 @@ func TestHelpRenderContextExampleReads(t *testing.T) {
 	for _, line := range strings.SplitAfter(block, "\n") {
 		example.WriteString(strings.TrimPrefix(line, "  "))
 	}
-	in := example.String() + "---\n" + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: nginx:1.27}, {name: b, image: redis:7}]}\n"
+	in := example.String() + "---\n" + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: nginx:1.27}, {name: b, image: redis:7}, {name: c, image: busybox}]}\n"
 	code, out, stderr := cli(t, in, "render", "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
-	assert.Empty(t, stderr)
+	assert.Equal(t, "warning: 1 containers rendered as user redis, from the RenderContext's imageUsers redis:* for every tag and digest of docker.io/library/redis (docker.io/library/redis:7)\n"+
+		"warning: 1 containers rendered as uid 65532, from the RenderContext's defaultImageUser for every image no --image-user or imageUsers names (docker.io/library/busybox:latest)\n", stderr)
 	assert.Regexp(t, `CONTAINER a .*\n +user +uid 101\n`, out)
 	assert.Regexp(t, `CONTAINER b .*\n +user +user redis\n`, out)
+	assert.Regexp(t, `CONTAINER c .*\n +user +uid 65532\n`, out)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/features"
+	"github.com/podconfig/podconfig/images"
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -21,6 +22,7 @@ type renderConfig struct {
 	fileFlags     fileFlag
 	recursive     bool
 	imageUsers    imageUserFlag
+	defaultUser   defaultImageUserFlag
 	output        string
 	outputDir     string
 	replicas      int
@@ -60,7 +62,8 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.validation, "validate", true, "refuse, with the API server's field paths and words, each workload and pod a cluster would refuse (kube-apiserver's validation, after defaults and admission; not with --apply-defaults=false, whose pods lack the defaults it checks)")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "print the content of Secret-backed volume files and service-account tokens, which are otherwise shown by size only (offline a token is a placeholder)")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "instead of failing, with a warning: render ConfigMaps and Secrets that pods require (env or volumes) but the input lacks as visible placeholders (optional references to them are left out, as kubelet skips them), give block devices (volumeDevices) a placeholder device, and take a missing RuntimeClass as one with no settings")
-	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). Offline an image's USER is unknown: an image not given runs as uid 0, with a warning")
+	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). IMAGE is a reference or NAME:* for every tag and digest of a repository (matching: see above). Offline an image's USER is unknown: an image no rule names runs as uid 0, with a warning")
+	fs.Var(&cfg.defaultUser, "default-image-user", "the user, UID[:GID] or NAME, of every image no --image-user or imageUsers names (as a RenderContext's defaultImageUser; this wins), with one warning naming them")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
 	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else the pod's status.podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
@@ -95,16 +98,21 @@ with the --node-ip addresses (a live pod's status.hostIPs), 4 CPUs and 16Gi of m
 allocatable).
 
 A RenderContext gives what a node knows and a manifest cannot (any apiVersion; every field is
-optional; --pod-ip and --image-user win over it):
+optional; --pod-ip, --image-user and --default-image-user win over it):
 
   kind: RenderContext
   podIPs: [10.1.0.5]                # every pod's IPs
   imageUsers:                       # the user each image runs as (default: uid 0, with a warning)
-    nginx:1.27: 101                 # a uid
+    nginx:1.27: 101                 # a uid; nginx:1.27 is docker.io/library/nginx:1.27
     registry.example/app:2: "1000:1000"
-    redis:7: {username: redis}
+    redis:*: {username: redis}      # every tag and digest of docker.io/library/redis
+  defaultImageUser: 65532           # every other image's
   restartCount: 0                   # every container's
   scheduledTime: "2026-01-01T00:00:00Z"  # a CronJob's Job
+
+An image's user is that of its reference, normalised as kubelet and the runtime read it (nginx is
+docker.io/library/nginx:latest; with a digest, the digest whatever the tag), else of its
+repository (NAME:*), else the default; at each step the flags win over the RenderContext.
 
 Flags:
 `)
@@ -196,25 +204,58 @@ func (o *ordinalFlag) Set(v string) error {
 	return nil
 }
 
-// listFlag is a comma-separated, repeatable list.
-// imageUserFlag collects --image-user IMAGE=USER.
-type imageUserFlag map[string]manifest.ImageUser
+// imageUserFlag collects --image-user IMAGE=USER, in order.
+type imageUserFlag []imageUserEntry
+
+// imageUserEntry is one --image-user: IMAGE as written and as a pattern, and the user.
+type imageUserEntry struct {
+	image   string
+	pattern images.Pattern
+	user    manifest.ImageUser
+}
 
 func (f *imageUserFlag) String() string { return fmt.Sprint(len(*f), " images") }
 
+// Set refuses an IMAGE that is no reference or NAME:*, and one that names the image of an
+// earlier --image-user with another user: one of them would be silently ignored.
 func (f *imageUserFlag) Set(v string) error {
 	image, user, ok := strings.Cut(v, "=")
 	if !ok || image == "" {
 		return fmt.Errorf("%q: want IMAGE=UID[:GID] or IMAGE=NAME", v)
 	}
+	p, err := images.ParsePattern(image)
+	if err != nil {
+		return err
+	}
 	u, err := manifest.ParseImageUser(user)
 	if err != nil {
 		return err
 	}
-	if *f == nil {
-		*f = imageUserFlag{}
+	for _, e := range *f {
+		if e.pattern.String() == p.String() && !e.user.Equal(u) {
+			return fmt.Errorf("%q and %q both name %s, with different users", e.image, image, p)
+		}
 	}
-	(*f)[image] = u
+	*f = append(*f, imageUserEntry{image: image, pattern: p, user: u})
+	return nil
+}
+
+// defaultImageUserFlag is --default-image-user USER.
+type defaultImageUserFlag struct{ user *manifest.ImageUser }
+
+func (f *defaultImageUserFlag) String() string {
+	if f == nil || f.user == nil {
+		return ""
+	}
+	return describeUser(*f.user)
+}
+
+func (f *defaultImageUserFlag) Set(v string) error {
+	u, err := manifest.ParseImageUser(v)
+	if err != nil {
+		return err
+	}
+	f.user = &u
 	return nil
 }
 
@@ -224,6 +265,7 @@ type fileFlag []string
 func (f *fileFlag) String() string     { return strings.Join(*f, " ") }
 func (f *fileFlag) Set(v string) error { *f = append(*f, v); return nil }
 
+// listFlag is a comma-separated, repeatable list.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -27,7 +26,6 @@ import (
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 	"github.com/podconfig/podconfig/validation"
 )
 
@@ -136,8 +134,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	// The failures of making pods, then of duplicate pods, come first, as reading's errors.
 	var made, duplicates, failed []string
 	var resolvConfPods []string
-	rootImages := map[string]bool{}
-	rootContainers := 0
+	var imageUsers imageUserSummary
 	pods := 0
 	for p, err := range stream.Pods() {
 		if err != nil {
@@ -168,10 +165,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		if r.assumesResolvConf(pr.Pod) {
 			resolvConfPods = append(resolvConfPods, pr.Pod.Namespace+"/"+pr.Pod.Name)
 		}
-		for _, image := range r.unknownImageUsers(pr) {
-			rootImages[image] = true
-			rootContainers++
-		}
+		imageUsers.add(r.imageUserUses(pr))
 	}
 	out.Failures = slices.Concat(out.Failures, made, duplicates, failed)
 	if w := assumedObjects(out.Pods); w != "" {
@@ -180,10 +174,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	if len(resolvConfPods) > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), strings.Join(resolvConfPods, ", ")))
 	}
-	if rootContainers > 0 {
-		names := slices.Sorted(maps.Keys(rootImages))
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", rootContainers, strings.Join(names, ", ")))
-	}
+	out.Warnings = append(out.Warnings, imageUsers.warnings()...)
 	if pods == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
@@ -233,50 +224,6 @@ func (r *renderer) assumesResolvConf(pod *v1.Pod) bool {
 	return r.cfg.resolvConf == "" && (spec.DNSPolicy == v1.DNSDefault || (spec.HostNetwork && spec.DNSPolicy != v1.DNSClusterFirstWithHostNet && spec.DNSPolicy != v1.DNSNone))
 }
 
-// imageUsers are the RenderContext's image users with --image-user's over them.
-func (r *renderer) imageUsers() map[string]manifest.ImageUser {
-	if len(r.cfg.imageUsers) == 0 {
-		return r.bundle.Context.ImageUsers
-	}
-	users := map[string]manifest.ImageUser{}
-	for image, u := range r.bundle.Context.ImageUsers {
-		users[image] = u
-	}
-	for image, u := range r.cfg.imageUsers {
-		users[image] = u
-	}
-	return users
-}
-
-// unknownImageUsers are the images of p's containers rendered as root only because their image's
-// user is not known offline (no runAsUser of their own or of the pod), one per container: one
-// warning names them all.
-func (r *renderer) unknownImageUsers(p *podResult) []string {
-	known := r.imageUsers()
-	// The pod's containers by name, found once: a lookup per item would make a pod's cost
-	// quadratic in its containers.
-	entries := containersOf(p.Pod)
-	byName := make(map[string]*v1.Container, len(entries))
-	for i := range entries {
-		byName[entries[i].c.Name] = &entries[i].c
-	}
-	var images []string
-	for _, item := range p.Items {
-		c := byName[item.Name]
-		if c == nil || known[c.Image] != (manifest.ImageUser{}) {
-			continue
-		}
-		if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil {
-			continue
-		}
-		if sc := p.Pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
-			continue
-		}
-		images = append(images, c.Image)
-	}
-	return images
-}
-
 // hasContainer tells whether a pod of the stream has a container of that name. A workload that
 // fails, or a pod that repeats another, counts as having it: the render reports those instead.
 func hasContainer(stream *manifest.Stream, name string) bool {
@@ -307,6 +254,8 @@ type renderer struct {
 	// nodes are the offline nodes built so far, by the name and IPs pods give them, at most
 	// maxOfflineNodes.
 	nodes map[string]*offlineNode
+	// users are the image-user rules (imageUsers).
+	users *imageUserRules
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
 	// rendered is the pod rendered last and its node, until forgetPod.
@@ -558,9 +507,7 @@ const maxOfflineNodes = 64
 func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *configgentest.Node {
 	node := configgentest.NewNode()
 	node.Objects = objects
-	for image, u := range r.imageUsers() {
-		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
-	}
+	node.Options.ImageUsers = r.imageUsers()
 	o := &node.Options
 	o.NodeIPs = nodeIPs
 	if len(r.cfg.clusterDNS) > 0 {
@@ -727,8 +674,8 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
 				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
 			}
-			if _, known := r.imageUsers()[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
-				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it with --image-user %s=UID or in a RenderContext's imageUsers", podName, c.Name, err, c.Image, c.Image)
+			if _, rule := r.imageUsers().match(c.Image); rule == nil && errors.Is(err, security.ErrRunAsNonRoot) {
+				return nil, fmt.Errorf("%s, container %s: %w; %s", podName, c.Name, err, unknownImageUserHint(c.Image))
 			}
 			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
 		}
