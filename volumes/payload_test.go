@@ -300,12 +300,6 @@ func TestPayload(t *testing.T) {
 			want:   []string{"ca.crt -rw-r--r-- - CA", "namespace -rw-r--r-- - shop", "token -rw-r--r-- - tok:shop/builder:web"},
 		},
 		{
-			name: "a token expiring in less than 10 minutes is refused, as the API server refuses it",
-			source: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{DefaultMode: i32(0o644), Sources: []v1.VolumeProjection{
-				{ServiceAccountToken: &v1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: i64(599)}}}}},
-			err: "expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes",
-		},
-		{
 			name: "a later projected source replaces an earlier one at the same path",
 			source: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{DefaultMode: i32(0o644), Sources: []v1.VolumeProjection{
 				{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, Items: []v1.KeyToPath{{Key: "a.conf", Path: "f"}}}},
