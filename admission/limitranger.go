@@ -173,16 +173,30 @@ func sortedNames(l v1.ResourceList) []v1.ResourceName {
 	return names
 }
 
+// comparableValues are a request, a limit and a LimitRange's value at the precision the API server
+// compares them (LimitRanger's requestLimitEnforcedValues): thousandths while none of the three is
+// past resource.MaxMilliValue, whole units otherwise, so that a huge quantity is not compared by a
+// MilliValue that overflowed (9300T, 2^63-1 and 1E all came out below 1Gi). A missing request or
+// limit is the zero Quantity.
+func comparableValues(req, lim, enforced resource.Quantity) (r, l, e int64) {
+	r, l, e = req.Value(), lim.Value(), enforced.Value()
+	if r <= resource.MaxMilliValue && l <= resource.MaxMilliValue && e <= resource.MaxMilliValue {
+		return req.MilliValue(), lim.MilliValue(), enforced.MilliValue()
+	}
+	return r, l, e
+}
+
 func minConstraint(kind string, name v1.ResourceName, enforced resource.Quantity, requests, limits v1.ResourceList) error {
 	req, hasReq := requests[name]
 	lim, hasLim := limits[name]
+	reqValue, limValue, minValue := comparableValues(req, lim, enforced)
 	if !hasReq {
 		return fmt.Errorf("minimum %s usage per %s is %s.  No request is specified", name, kind, enforced.String())
 	}
-	if req.MilliValue() < enforced.MilliValue() {
+	if reqValue < minValue {
 		return fmt.Errorf("minimum %s usage per %s is %s, but request is %s", name, kind, enforced.String(), req.String())
 	}
-	if hasLim && lim.MilliValue() < enforced.MilliValue() {
+	if hasLim && limValue < minValue {
 		return fmt.Errorf("minimum %s usage per %s is %s, but limit is %s", name, kind, enforced.String(), lim.String())
 	}
 	return nil
@@ -191,29 +205,33 @@ func minConstraint(kind string, name v1.ResourceName, enforced resource.Quantity
 func maxConstraint(kind string, name v1.ResourceName, enforced resource.Quantity, requests, limits v1.ResourceList) error {
 	req, hasReq := requests[name]
 	lim, hasLim := limits[name]
+	reqValue, limValue, maxValue := comparableValues(req, lim, enforced)
 	if !hasLim {
 		return fmt.Errorf("maximum %s usage per %s is %s.  No limit is specified", name, kind, enforced.String())
 	}
-	if lim.MilliValue() > enforced.MilliValue() {
+	if limValue > maxValue {
 		return fmt.Errorf("maximum %s usage per %s is %s, but limit is %s", name, kind, enforced.String(), lim.String())
 	}
-	if hasReq && req.MilliValue() > enforced.MilliValue() {
+	if hasReq && reqValue > maxValue {
 		return fmt.Errorf("maximum %s usage per %s is %s, but request is %s", name, kind, enforced.String(), req.String())
 	}
 	return nil
 }
 
+// ratioConstraint is limitRequestRatioConstraint: the observed ratio is taken from the request and
+// limit at comparableValues' precision, and compared in thousandths unless the LimitRange's ratio
+// is itself past resource.MaxMilliValue.
 func ratioConstraint(kind string, name v1.ResourceName, enforced resource.Quantity, requests, limits v1.ResourceList) error {
 	req, hasReq := requests[name]
 	lim, hasLim := limits[name]
-	reqMilli, limMilli := req.MilliValue(), lim.MilliValue()
-	if !hasReq || reqMilli == 0 {
+	reqValue, limValue, _ := comparableValues(req, lim, enforced)
+	if !hasReq || reqValue == 0 {
 		return fmt.Errorf("%s max limit to request ratio per %s is %s, but no request is specified or request is 0", name, kind, enforced.String())
 	}
-	if !hasLim || limMilli == 0 {
+	if !hasLim || limValue == 0 {
 		return fmt.Errorf("%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0", name, kind, enforced.String())
 	}
-	ratio := float64(limMilli) / float64(reqMilli)
+	ratio := float64(limValue) / float64(reqValue)
 	shown := ratio
 	max := float64(enforced.Value())
 	if enforced.Value() <= resource.MaxMilliValue {
