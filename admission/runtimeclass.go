@@ -18,10 +18,8 @@ func (a *admitter) runtimeClass() (*nodev1.RuntimeClass, error) {
 	if name == nil {
 		return nil, nil
 	}
-	for _, rc := range a.objs.RuntimeClasses {
-		if rc != nil && rc.Name == *name {
-			return rc, nil
-		}
+	if rc, ok := a.objs.runtimeClasses[*name]; ok {
+		return rc, nil
 	}
 	if a.assume("RuntimeClass", "", *name) {
 		return nil, nil

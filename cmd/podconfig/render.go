@@ -306,6 +306,8 @@ type renderer struct {
 	// nodes are the offline nodes built so far, by the name and IPs pods give them, at most
 	// maxOfflineNodes.
 	nodes map[string]*offlineNode
+	// admission are the input's objects prepared for admitting its pods, once the first is.
+	admission *admission.Prepared
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
 	// rendered is the pod rendered last and its node, until forgetPod.
