@@ -208,11 +208,15 @@ func buildEnv(ctx context.Context, in envCall, budget expansionBudget) (*envBuil
 			return b, err
 		}
 	}
-	// The service variables no other source defined come last.
+	// The service variables no other source defined come last, and count against the bound like
+	// the others: the process gets them too.
 	defined := len(b.vars)
 	out := b.vars
 	for _, e := range b.svc {
 		if _, ok := b.index[e.Name]; !ok {
+			if err := b.charge(len(e.Name)+len(e.Value)+envVarBytes, e.Name); err != nil {
+				return b, err
+			}
 			out = append(out, e)
 		}
 	}
@@ -258,7 +262,7 @@ type envBuilder struct {
 	podIPDone bool
 
 	warnings []Warning
-	// envBytes is what the defined variables cost against budget.envBytes.
+	// envBytes is what the variables defined so far cost against budget.envBytes.
 	envBytes int
 }
 
@@ -272,12 +276,8 @@ func (b *envBuilder) set(name, value string) error {
 	} else {
 		cost += len(name) + envVarBytes
 	}
-	if b.budget.envBytes >= 0 {
-		if b.envBytes+cost > b.budget.envBytes {
-			return newEnvError(ErrExpansionLimit, fmt.Sprintf("the environment exceeds the limit of %d bytes (ExpansionLimits.MaxEnvironmentBytes) at variable %q",
-				b.budget.envBytes, truncateName(name)), nil)
-		}
-		b.envBytes += cost
+	if err := b.charge(cost, name); err != nil {
+		return err
 	}
 	if ok {
 		b.vars[i].Value = value
@@ -285,6 +285,20 @@ func (b *envBuilder) set(name, value string) error {
 	}
 	b.index[name] = len(b.vars)
 	b.vars = append(b.vars, EnvVar{Name: name, Value: value})
+	return nil
+}
+
+// charge adds cost, that of defining or redefining the variable name, to the environment's size,
+// failing instead when the size would pass MaxEnvironmentBytes.
+func (b *envBuilder) charge(cost int, name string) error {
+	if b.budget.envBytes < 0 {
+		return nil
+	}
+	if b.envBytes+cost > b.budget.envBytes {
+		return newEnvError(ErrExpansionLimit, fmt.Sprintf("the environment exceeds the limit of %d bytes (ExpansionLimits.MaxEnvironmentBytes) at variable %q",
+			b.budget.envBytes, truncateName(name)), nil)
+	}
+	b.envBytes += cost
 	return nil
 }
 

@@ -5,10 +5,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/podconfig/podconfig/configgen"
 )
 
 // generatedInput writes what write writes to a file named name in a temporary directory and
@@ -62,5 +66,70 @@ func BenchmarkRenderLimitRanges(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		renderFile(b, path, "json")
+	}
+}
+
+// writeEnvFromFanOut writes a ConfigMap "big" of keys one-byte values and pods pods whose one
+// container names it in entries envFrom entries, each under a prefix of its own: every entry
+// defines keys variables more, so a few kilobytes of spec ask for an environment a hundred times
+// the input's size.
+func writeEnvFromFanOut(w io.Writer, keys, pods, entries int) {
+	fmt.Fprint(w, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n")
+	for i := range keys {
+		fmt.Fprintf(w, "  K%04d: v\n", i)
+	}
+	for p := range pods {
+		fmt.Fprintf(w, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: fan-%d\nspec:\n  containers:\n  - name: c\n    image: registry.example/app:1\n    envFrom:\n", p)
+		for e := range entries {
+			fmt.Fprintf(w, "    - prefix: P%02d_\n      configMapRef: {name: big}\n", e)
+		}
+	}
+}
+
+// TestRenderEnvFromFanOutIsBounded: 76 KB of input, a 5,000-key ConfigMap named by 4 pods in 100
+// envFrom entries each under as many prefixes, asks for half a million variables per container
+// (it rendered 384 MB of JSON, in 52 s and 630 MB). Each container's environment stops at
+// configgen's bound, the most the kernel lets a process start with, and the pod fails with it,
+// the render having allocated a fixed multiple of the bound per pod.
+func TestRenderEnvFromFanOutIsBounded(t *testing.T) {
+	const pods = 4
+	path, size := generatedInput(t, "envfrom-fanout.yaml", func(w io.Writer) { writeEnvFromFanOut(w, 5000, pods, 100) })
+	cfg, _ := newRenderFlags()
+	cfg.files = []string{path}
+	pw := &podWriter{w: io.Discard, format: "json"}
+	var res *result
+	var err error
+	allocated := allocatedBy(func() { res, err = render(cfg, nil, pw.pod) })
+	require.NoError(t, err)
+	t.Logf("%.1f MB allocated for %d bytes of input", float64(allocated)/1e6, size)
+	require.Len(t, res.Failures, pods)
+	for _, f := range res.Failures {
+		assert.Contains(t, f, "the environment exceeds the limit of 6291456 bytes (ExpansionLimits.MaxEnvironmentBytes)")
+	}
+	assert.Less(t, allocated, uint64(pods*20*configgen.DefaultMaxEnvironmentBytes), "bytes allocated")
+}
+
+// allocatedBy returns the bytes f allocates.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// BenchmarkRenderEnvFromFanOut renders TestRenderEnvFromFanOutIsBounded's input as podconfig
+// render -o json does.
+func BenchmarkRenderEnvFromFanOut(b *testing.B) {
+	path, _ := generatedInput(b, "envfrom-fanout.yaml", func(w io.Writer) { writeEnvFromFanOut(w, 5000, 4, 100) })
+	b.ReportAllocs()
+	for b.Loop() {
+		cfg, _ := newRenderFlags()
+		cfg.files = []string{path}
+		pw := &podWriter{w: io.Discard, format: "json"}
+		if _, err := render(cfg, nil, pw.pod); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
