@@ -198,10 +198,8 @@ func buildEnv(ctx context.Context, in envCall, budget expansionBudget) (*envBuil
 		b.vars = make([]EnvVar, 0, n+len(b.svc))
 		b.index = make(map[string]int, n)
 	}
-	for _, src := range sources {
-		if err := b.addEnvFrom(src); err != nil {
-			return b, err
-		}
+	if err := b.addEnvFromSources(sources); err != nil {
+		return b, err
 	}
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
@@ -250,7 +248,8 @@ type envBuilder struct {
 	// The objects read during the call, so that each is read once however many references name it.
 	cms     map[string]*v1.ConfigMap
 	secrets map[string]*v1.Secret
-	// entries holds each envFrom object's keys and values sorted by key, by the object's pointer.
+	// entries holds each envFrom object's keys sorted, with their values (a Secret's once
+	// defined), by the object's pointer.
 	entries map[any][]EnvVar
 
 	node      *v1.Node

@@ -206,3 +206,57 @@ func TestEnvironmentBytesAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// A Secret larger than the bound is not copied whole before the bound stops the call: its values
+// become strings as they are defined (200 values of 128 KiB were all copied first).
+func TestEnvFromSecretIsCopiedOnlyUpToTheBound(t *testing.T) {
+	data := map[string]string{}
+	for i := range 200 {
+		data[fmt.Sprintf("K%03d", i)] = strings.Repeat("s", 128<<10)
+	}
+	big := secret("ns", "big", data)
+	p := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid-env-secret"},
+		Spec: v1.PodSpec{EnableServiceLinks: ptr.To(false), Containers: []v1.Container{{Name: "c", Image: "img",
+			EnvFrom: []v1.EnvFromSource{{SecretRef: &v1.SecretEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "big"}}}}}}},
+	}
+	var err error
+	allocated := allocatedBy(func() {
+		_, _, err = configgen.MakeEnvironmentVariables(context.Background(), configgen.EnvInput{
+			Pod: p, Container: &p.Spec.Containers[0], Secrets: secrets(big)})
+	})
+	require.ErrorIs(t, err, configgen.ErrExpansionLimit)
+	assert.ErrorContains(t, err, `the environment exceeds the limit of 6291456 bytes (ExpansionLimits.MaxEnvironmentBytes) at variable "K047"`)
+	t.Logf("allocated %.1f MiB for a Secret of %d MiB", float64(allocated)/(1<<20), 200*128>>10)
+	assert.Less(t, allocated, uint64(configgen.DefaultMaxEnvironmentBytes+(1<<20)), "bytes allocated for the Secret's values")
+}
+
+// envFrom entries naming one object under one prefix define its keys once, whatever their
+// number: a thousand of them cost what two cost (each defined the 5,000 prefixed names again,
+// five million definitions and as many names made for a 5,000-variable environment).
+func TestEnvFromRepeatedEntryCostsTwoEntries(t *testing.T) {
+	data := map[string]string{}
+	for i := range 5000 {
+		data[fmt.Sprintf("K%04d", i)] = "v"
+	}
+	big := cm("ns", "big", data)
+	allocs := func(entries int) float64 {
+		c := v1.Container{Name: "c", Image: "img"}
+		for range entries {
+			c.EnvFrom = append(c.EnvFrom, v1.EnvFromSource{Prefix: "APP_",
+				ConfigMapRef: &v1.ConfigMapEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "big"}}})
+		}
+		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid-env-repeat"},
+			Spec: v1.PodSpec{EnableServiceLinks: ptr.To(false), Containers: []v1.Container{c}}}
+		in := configgen.EnvInput{Pod: p, Container: &p.Spec.Containers[0], ConfigMaps: configMaps(big)}
+		return testing.AllocsPerRun(3, func() {
+			envs, _, err := configgen.MakeEnvironmentVariables(context.Background(), in)
+			if err != nil || len(envs) != len(data) {
+				t.Fatalf("%d variables, %v", len(envs), err)
+			}
+		})
+	}
+	two, thousand := allocs(2), allocs(1000)
+	t.Logf("%.0f allocations for two entries, %.0f for a thousand", two, thousand)
+	assert.LessOrEqual(t, thousand, two+100, "allocations of a thousand entries beyond those of two")
+}
