@@ -42,12 +42,15 @@ func (r *renderer) prepare(pod *v1.Pod, warn func(configgen.Warning)) error {
 		return true
 	}
 	opts := []admission.Option{admission.WithFeatureGates(gates), admission.AssumeMissing(assume)}
-	return admission.Admit(pod, r.admissionObjects(), opts...)
+	return r.admissionObjects().Admit(pod, opts...)
 }
 
 // admissionObjects are the input's objects the admission plugins read, and the Node pods are
-// bound to.
-func (r *renderer) admissionObjects() *admission.Objects {
+// bound to, prepared once for all the pods of the input.
+func (r *renderer) admissionObjects() *admission.Prepared {
+	if r.admission != nil {
+		return r.admission
+	}
 	b := r.bundle
 	objs := &admission.Objects{
 		ServiceAccounts: b.ServiceAccounts, PriorityClasses: b.PriorityClasses,
@@ -56,5 +59,6 @@ func (r *renderer) admissionObjects() *admission.Objects {
 	if b.Node != nil {
 		objs.Nodes = []*v1.Node{b.Node}
 	}
-	return objs
+	r.admission = admission.Prepare(objs)
+	return r.admission
 }

@@ -256,6 +256,8 @@ type renderer struct {
 	nodes map[string]*offlineNode
 	// users are the image-user rules (imageUsers).
 	users *imageUserRules
+	// admission are the input's objects prepared for admitting its pods, once the first is.
+	admission *admission.Prepared
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
 	// rendered is the pod rendered last and its node, until forgetPod.
