@@ -13,6 +13,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/podconfig/podconfig/internal/errkind"
 )
@@ -55,6 +56,11 @@ type Options struct {
 	// Bundle.Errors and the next document is read, as kubectl apply goes on past a bad document.
 	// A document that does not split from the next (bad YAML or JSON) ends its input.
 	ContinueOnError bool
+	// CheckWorkload, when set, is called with each workload other than a Pod as decoded (a
+	// *appsv1.Deployment, *batchv1.Job, ...), before its Pods are made; an error stands in the
+	// place of its Pods, as a *DocumentError naming the document. It must not change the object.
+	// podconfig render validates each workload there as the API server would on create.
+	CheckWorkload func(obj runtime.Object) error
 }
 
 // Bundle is what a set of manifests holds, ready to render.

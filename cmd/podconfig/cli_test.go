@@ -216,7 +216,9 @@ kind: Deployment
 metadata: {name: web, namespace: ns}
 spec:
   replicas: 3
+  selector: {matchLabels: {app: web}}
   template:
+    metadata: {labels: {app: web}}
     spec:
       enableServiceLinks: false
       containers: [{name: web, image: web:1}]

@@ -148,6 +148,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // oneLine keeps an error on one line of standard error, with the control characters that
 // manifest strings may carry escaped, so that what a terminal shows is what the error says.
+// Line breaks between an error's lines become "; "; other spacing is kept, so that the API
+// server's texts read as the API server writes them.
 func oneLine(err error) string {
-	return terminal.Escape(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " "))
+	msg := strings.TrimSpace(err.Error())
+	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\n", "; ")
+	return terminal.Escape(msg)
 }

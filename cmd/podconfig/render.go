@@ -22,6 +22,7 @@ import (
 	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
@@ -105,7 +106,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	for i := range inputs {
 		inputs[i].Reader = &templateSniffer{r: inputs[i].Reader}
 	}
-	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true}
+	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true, CheckWorkload: cfg.checkWorkload}
 	if cfg.ordinal >= 0 {
 		opts.Ordinal = &cfg.ordinal
 	}
@@ -614,7 +615,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	if r.cfg.validation && r.cfg.applyDefaults {
 		// The API server validates a pod once defaulted and admitted; so does render.
 		if err := validation.ValidateObject(pod); err != nil {
-			return nil, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+			return nil, fmt.Errorf("pod %s: %w", terminal.Escape(pod.Namespace+"/"+pod.Name), err)
 		}
 	}
 	warnings := map[string][]configgen.Warning{}

@@ -12,13 +12,18 @@ import (
 // given it before it reaches a node: the API server's defaults, and with defaults.SetRenderIdentity
 // the namespace "default" and, when it has no UID, the one podconfig render gives it
 // (defaults.RenderUID of its namespace and name), so a pod run twice has the same directories,
-// and the paths render prints are the paths the node uses; then the node's name.
+// and the paths render prints are the paths the node uses; the pod create strategy
+// (defaults.PrepareForCreate); then the node's name.
 func applyDefaults(pod *v1.Pod, nodeName string) {
 	if nodeName == "" {
 		nodeName, _ = os.Hostname()
 	}
 	defaults.SetObjectDefaultsPod(pod)
 	defaults.SetRenderIdentity(pod)
+	if pod.ResourceVersion == "" {
+		// The pod create strategy; a pod read back from a cluster went through it already.
+		defaults.PrepareForCreate(pod)
+	}
 	if pod.Spec.NodeName == "" {
 		pod.Spec.NodeName = nodeName
 	}
