@@ -48,6 +48,8 @@ func TestValidation(t *testing.T) {
 	realInputs, files := realworldValidationInputs(t)
 	if files == 0 {
 		t.Logf("no real manifests in %s: their Pods and workloads are not compared", realworldDir)
+	} else {
+		t.Logf("%d real manifests in %s", files, realworldDir)
 	}
 	inputs = append(inputs, realInputs...)
 	inputs = append(inputs, randomValidationInputs(seed, random)...)
