@@ -27,12 +27,12 @@ const (
 	minValidationPods         = 5000
 )
 
-// TestValidation runs package validation beside the API server's own create path
+// TestValidation runs package validation beside the API server's own create validation
 // (validationside) on the kubelet and admission corpora's pods, the real manifests' Pods and
 // workloads, random pods, valid random pods with fields changed to values likely refused, and
-// random workloads, each defaulted (and a pod's pod-level resources defaulted, as package
-// admission does before validation): each must be accepted by both, or refused by both with the
-// same errors (type, field, detail and text) in the same order. A mismatch is a failure unless a
+// random workloads, each defaulted and prepared by its registry strategy as the API server
+// prepares an object before it validates it: each must be accepted by both, or refused by both
+// with the same errors (type, field, detail and text) in the same order. A mismatch is a failure unless a
 // ValidationDeviation explains it. The seed is new on every run and printed;
 // PODCONFIG_CONFORMANCE_SEED replays it. PODCONFIG_VALIDATION_REPORT=1 (with -v) prints every
 // group of mismatches with an example.
@@ -61,16 +61,17 @@ func TestValidation(t *testing.T) {
 	pods := 0
 	for _, in := range inputs {
 		validationside.Default(in.obj)
+		obj, err := validationside.Prepare(in.obj)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
 		var ms []*ValidationMismatch
 		var apiRefused bool
-		if pod, ok := in.obj.(*v1.Pod); ok {
+		if pod, ok := obj.(*v1.Pod); ok {
 			pods++
-			if err := validationside.DefaultPodLevelResources(pod); err != nil {
-				t.Fatal(err)
-			}
 			ms, apiRefused = comparePodValidation(t, pod)
 		} else {
-			ms, apiRefused = compareObjectValidation(t, in.obj)
+			ms, apiRefused = compareObjectValidation(t, obj)
 		}
 		var unexplained []*ValidationMismatch
 		for _, m := range ms {
@@ -84,11 +85,11 @@ func TestValidation(t *testing.T) {
 			report.Add(in.class, apiRefused, ValidationExample{})
 			continue
 		}
-		obj, err := json.Marshal(in.obj)
+		js, err := json.Marshal(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		report.Add(in.class, apiRefused, ValidationExample{Name: in.name, Changes: in.changes, Object: obj}, unexplained...)
+		report.Add(in.class, apiRefused, ValidationExample{Name: in.name, Changes: in.changes, Object: js}, unexplained...)
 	}
 	t.Logf("%d objects compared in %v, deviations tolerated %v:\n%s", len(inputs), time.Since(start).Round(time.Millisecond), tolerated, report.Counts())
 	if !testing.Short() && pods < minValidationPods {
@@ -118,44 +119,45 @@ func validationSeed(t *testing.T) uint64 {
 
 var podKind = schema.GroupKind{Kind: "Pod"}
 
-// comparePodValidation compares the validations of a defaulted pod: ValidatePodCreate with the
-// pod strategy's; for a pod holding ephemeral containers ValidateEphemeralContainers with the
-// ephemeralcontainers subresource's; and, when those agree, ValidateObject with the API server's
-// refusal of the pod created without its ephemeral containers and then given them. It reports
-// whether the API server refuses the pod's create.
+// comparePodValidation compares the validations of a prepared pod: ValidatePodCreate with the pod
+// strategy's; for a pod holding ephemeral containers, ValidateEphemeralContainers on the pod the
+// ephemeralcontainers subresource stores with that subresource's validation of them; and, when
+// those agree, ValidateObject with the API server's refusal of the pod as a client reads it back
+// (created without its ephemeral containers, then given them), or as created. It reports whether
+// the API server refuses the pod's create.
 func comparePodValidation(t *testing.T, pod *v1.Pod) ([]*ValidationMismatch, bool) {
 	t.Helper()
-	apiCreate := apiServerCreate(t, pod)
+	apiCreate := apiServerValidate(t, pod)
 	var ms []*ValidationMismatch
 	if m := CompareValidation(CheckCreate, apiCreate, validation.ValidatePodCreate(pod.DeepCopy())); m != nil {
 		ms = append(ms, m)
 	}
-	want := apiCreate
+	want, readBack := apiCreate, pod
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		apiEphemeral, err := validationside.EphemeralContainers(pod.DeepCopy())
+		apiEphemeral, stored, err := validationside.EphemeralContainers(pod.DeepCopy())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := CompareValidation(CheckEphemeral, apiEphemeral, validation.ValidateEphemeralContainers(pod.DeepCopy())); m != nil {
+		if m := CompareValidation(CheckEphemeral, apiEphemeral, validation.ValidateEphemeralContainers(stored.DeepCopy())); m != nil {
 			ms = append(ms, m)
 		}
 		created := pod.DeepCopy()
 		created.Spec.EphemeralContainers = nil
-		want = append(apiServerCreate(t, created), apiEphemeral...)
+		want, readBack = append(apiServerValidate(t, created), apiEphemeral...), stored
 	}
 	if len(ms) == 0 {
-		if m := compareRefusal(podKind, pod.Name, want, validation.ValidateObject(pod.DeepCopy())); m != nil {
+		if m := compareRefusal(podKind, pod.Name, want, validation.ValidateObject(readBack.DeepCopy())); m != nil {
 			ms = append(ms, m)
 		}
 	}
 	return ms, len(apiCreate) > 0
 }
 
-// compareObjectValidation compares ValidateObject on a defaulted workload with the API server's
+// compareObjectValidation compares ValidateObject on a prepared workload with the API server's
 // create validation of its kind, and reports whether the API server refuses it.
 func compareObjectValidation(t *testing.T, obj runtime.Object) ([]*ValidationMismatch, bool) {
 	t.Helper()
-	want, kind, err := validationside.Create(obj.DeepCopyObject())
+	want, kind, err := validationside.Validate(obj.DeepCopyObject())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,10 +197,10 @@ func compareRefusal(kind schema.GroupKind, name string, want field.ErrorList, go
 	return &ValidationMismatch{Check: CheckObject, APIServer: want, Podconfig: gotErrs, APIServerText: wantText, PodconfigText: gotText}
 }
 
-// apiServerCreate is the API server's create validation of a pod.
-func apiServerCreate(t *testing.T, pod *v1.Pod) field.ErrorList {
+// apiServerValidate is the API server's create validation of a prepared pod.
+func apiServerValidate(t *testing.T, pod *v1.Pod) field.ErrorList {
 	t.Helper()
-	errs, _, err := validationside.Create(pod.DeepCopy())
+	errs, _, err := validationside.Validate(pod.DeepCopy())
 	if err != nil {
 		t.Fatal(err)
 	}

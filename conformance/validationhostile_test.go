@@ -22,8 +22,9 @@ import (
 // notADNSLabel is the API server's words for a namespace that is not an RFC 1123 label.
 const notADNSLabel = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
 
-// TestValidationHostile gives both validations the hostile objects of the validation issue: the
-// API server's refusal is pinned (or its acceptance), and package validation must give the same.
+// TestValidationHostile gives both validations the hostile objects of the validation issue,
+// defaulted and prepared as the API server prepares them: the API server's refusal is pinned (or
+// its acceptance), and package validation must give the same.
 func TestValidationHostile(t *testing.T) {
 	cases := []struct {
 		name string
@@ -89,23 +90,22 @@ func TestValidationHostile(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			validationside.Default(c.obj)
-			if pod, ok := c.obj.(*v1.Pod); ok {
-				require.NoError(t, validationside.DefaultPodLevelResources(pod))
-			}
-			apiErrs, kind, err := validationside.Create(c.obj.DeepCopyObject())
+			obj, err := validationside.Prepare(c.obj)
 			require.NoError(t, err)
-			m, err := meta.Accessor(c.obj)
+			apiErrs, kind, err := validationside.Validate(obj.DeepCopyObject())
+			require.NoError(t, err)
+			m, err := meta.Accessor(obj)
 			require.NoError(t, err)
 			api := ""
 			if len(apiErrs) > 0 {
 				api = apierrors.NewInvalid(kind, m.GetName(), apiErrs).Error()
 			}
 			require.Equal(t, c.want, api, "the API server's answer")
-			if pod, ok := c.obj.(*v1.Pod); ok {
+			if pod, ok := obj.(*v1.Pod); ok {
 				assert.Nil(t, CompareValidation(CheckCreate, apiErrs, validation.ValidatePodCreate(pod.DeepCopy())), "ValidatePodCreate")
 			}
 			got := ""
-			if err := validation.ValidateObject(c.obj.DeepCopyObject()); err != nil {
+			if err := validation.ValidateObject(obj.DeepCopyObject()); err != nil {
 				got = err.Error()
 			}
 			assert.Equal(t, c.want, got, "ValidateObject")

@@ -15,7 +15,6 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
-	podutil "k8s.io/kubernetes/pkg/api/pod"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	core "k8s.io/kubernetes/pkg/apis/core"
@@ -34,10 +33,7 @@ import (
 
 // resourceOf names, for each kind validated, the API resource a create is sent to and the
 // registry strategy the API server validates it with.
-var resourceOf = map[schema.GroupVersionKind]struct {
-	resource string
-	strategy rest.RESTCreateStrategy
-}{
+var resourceOf = map[schema.GroupVersionKind]registration{
 	v1.SchemeGroupVersion.WithKind("Pod"):                   {"pods", podregistry.Strategy},
 	v1.SchemeGroupVersion.WithKind("PodTemplate"):           {"podtemplates", podtemplate.Strategy},
 	v1.SchemeGroupVersion.WithKind("ReplicationController"): {"replicationcontrollers", replicationcontroller.Strategy},
@@ -74,55 +70,69 @@ func Kinds() []schema.GroupVersionKind {
 	return kinds
 }
 
-// Create returns the errors the API server gives obj, a defaulted v1 object, on create, and the
-// group and kind it names the object by in its refusal: its registry strategy's PrepareForCreate
-// (which drops the fields of disabled features, merges a pod's matchLabelKeys into its affinity
-// and spread selectors, gives a Job its generated selector, resets generation and status), then
-// rest.ValidateCreate: the strategy's Validate (for a Pod, ValidatePodCreate with the options of
+// Prepare returns obj, a defaulted v1 object, as the API server hands it to validation on
+// create: converted to the internal type, through its registry strategy's PrepareForCreate (which
+// drops the fields of disabled features, defaults a pod's pod-level resources, merges its
+// matchLabelKeys into its affinity and spread selectors, copies AppArmor annotations to fields,
+// gives a Job its generated selector, resets generation and status), and back to v1.
+func Prepare(obj runtime.Object) (runtime.Object, error) {
+	gvk, res, err := strategyOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	internal, err := toInternal(obj, gvk)
+	if err != nil {
+		return nil, err
+	}
+	res.strategy.PrepareForCreate(requestContext(gvk, res.resource, "", namespaceOf(obj)), internal)
+	return toVersioned(internal, gvk)
+}
+
+// Validate returns the errors the API server gives a prepared v1 object (Prepare) on create, and
+// the group and kind it names the object by in its refusal: rest.ValidateCreate, which runs the
+// registry strategy's Validate (for a Pod, ValidatePodCreate with the options of
 // GetValidationOptionsFromPodSpecAndMeta and ResourceIsPod), the object metadata validation when
 // that found nothing, and the declarative validation. The error is the harness's own failure (an
 // unknown kind, a conversion), never a validation error.
-func Create(obj runtime.Object) (field.ErrorList, schema.GroupKind, error) {
+func Validate(obj runtime.Object) (field.ErrorList, schema.GroupKind, error) {
 	setCapabilities()
-	gvk, err := kindOf(obj)
+	gvk, res, err := strategyOf(obj)
 	if err != nil {
 		return nil, schema.GroupKind{}, err
-	}
-	res, ok := resourceOf[gvk]
-	if !ok {
-		return nil, schema.GroupKind{}, fmt.Errorf("no API server validation for %s", gvk)
 	}
 	internal, err := toInternal(obj, gvk)
 	if err != nil {
 		return nil, schema.GroupKind{}, err
 	}
 	ctx := requestContext(gvk, res.resource, "", namespaceOf(obj))
-	res.strategy.PrepareForCreate(ctx, internal)
 	return rest.ValidateCreate(ctx, internal, res.strategy), gvk.GroupKind(), nil
 }
 
+// Create is Validate of Prepare: the API server's answer to a create of a defaulted v1 object.
+func Create(obj runtime.Object) (field.ErrorList, schema.GroupKind, error) {
+	prepared, err := Prepare(obj)
+	if err != nil {
+		return nil, schema.GroupKind{}, err
+	}
+	return Validate(prepared)
+}
+
 // EphemeralContainers returns the errors the API server's ephemeralcontainers subresource gives
-// when pod's ephemeral containers are added to the same pod created without them (as stored:
-// prepared for create), through the subresource strategy's PrepareForUpdate and
-// rest.ValidateUpdate, limited to the ephemeral containers' own fields and to errors on no field
-// (a static pod's refusal): the rest of the pod is validated as on create.
-func EphemeralContainers(pod *v1.Pod) (field.ErrorList, error) {
+// when the ephemeral containers of pod, a prepared pod, are added to the same pod created
+// without them (the subresource strategy's PrepareForUpdate, then rest.ValidateUpdate), limited
+// to the ephemeral containers' own fields and to errors on no field (a static pod's refusal): the
+// rest of the pod is validated as on create. It also returns the pod as the subresource stores
+// it, the pod a client reads back.
+func EphemeralContainers(pod *v1.Pod) (field.ErrorList, *v1.Pod, error) {
 	setCapabilities()
 	gvk := v1.SchemeGroupVersion.WithKind("Pod")
-	before := pod.DeepCopy()
-	before.Spec.EphemeralContainers = nil
-	old, err := toInternal(before, gvk)
-	if err != nil {
-		return nil, err
-	}
 	withEphemeral, err := toInternal(pod, gvk)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	podregistry.Strategy.PrepareForCreate(requestContext(gvk, "pods", "", pod.Namespace), old)
-	oldPod := old.(*core.Pod)
-	newPod := oldPod.DeepCopy()
-	newPod.Spec.EphemeralContainers = withEphemeral.(*core.Pod).Spec.EphemeralContainers
+	newPod := withEphemeral.(*core.Pod)
+	oldPod := newPod.DeepCopy()
+	oldPod.Spec.EphemeralContainers = nil
 	ctx := requestContext(gvk, "pods", "ephemeralcontainers", pod.Namespace)
 	podregistry.EphemeralContainersStrategy.PrepareForUpdate(ctx, newPod, oldPod)
 	var errs field.ErrorList
@@ -131,25 +141,28 @@ func EphemeralContainers(pod *v1.Pod) (field.ErrorList, error) {
 			errs = append(errs, e)
 		}
 	}
-	return errs, nil
+	readBack, err := toVersioned(newPod, gvk)
+	if err != nil {
+		return nil, nil, err
+	}
+	return errs, readBack.(*v1.Pod), nil
 }
 
-// DefaultPodLevelResources applies the pod create strategy's defaulting of pod-level resources
-// (podutil.DefaultPodLevelResources) to a v1 pod in place. Package admission applies it, after
-// the admission plugins, to the pod it hands to validation; Create applies it again, as
-// PrepareForCreate does, to no effect.
-func DefaultPodLevelResources(pod *v1.Pod) error {
-	internal := &core.Pod{}
-	if err := legacyscheme.Scheme.Convert(pod.DeepCopy(), internal, nil); err != nil {
-		return err
+type registration struct {
+	resource string
+	strategy rest.RESTCreateStrategy
+}
+
+func strategyOf(obj runtime.Object) (schema.GroupVersionKind, registration, error) {
+	gvk, err := kindOf(obj)
+	if err != nil {
+		return gvk, registration{}, err
 	}
-	podutil.DefaultPodLevelResources(internal)
-	out := &v1.Pod{}
-	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
-		return err
+	res, ok := resourceOf[gvk]
+	if !ok {
+		return gvk, registration{}, fmt.Errorf("no API server validation for %s", gvk)
 	}
-	pod.Spec.Resources = out.Spec.Resources
-	return nil
+	return gvk, res, nil
 }
 
 func kindOf(obj runtime.Object) (schema.GroupVersionKind, error) {
@@ -163,6 +176,17 @@ func kindOf(obj runtime.Object) (schema.GroupVersionKind, error) {
 		}
 	}
 	return schema.GroupVersionKind{}, fmt.Errorf("%T is not a versioned object", obj)
+}
+
+func toVersioned(internal runtime.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
+	out, err := legacyscheme.Scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return nil, fmt.Errorf("converting %s to %s: %w", gvk.Kind, gvk.GroupVersion(), err)
+	}
+	return out, nil
 }
 
 func toInternal(obj runtime.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {

@@ -3,8 +3,8 @@
 // metadata and declarative validation the API server runs after them, with --allow-privileged
 // set as kubeadm, kind and the distributions set it.
 //
-// Objects are given as the API server holds them after decoding: defaulted (Default). Each is
-// converted to the internal types and goes through its strategy's PrepareForCreate, as on create;
-// what admission would change is not applied, except the pod-level resource defaulting
-// (DefaultPodLevelResources) that package admission applies before validation too.
+// Objects are given as the API server holds them after decoding: defaulted (Default). Prepare
+// takes one through its strategy's PrepareForCreate, as the API server does before it validates,
+// and Validate validates a prepared one; a comparison gives podconfig the same prepared object.
+// What admission would change is not applied.
 package validationside
