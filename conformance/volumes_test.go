@@ -113,7 +113,7 @@ func dapi(items ...v1.DownwardAPIVolumeFile) v1.VolumeSource {
 	return v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{DefaultMode: vi32(0o644), Items: items}}
 }
 
-func field(path, fp string) v1.DownwardAPIVolumeFile {
+func fieldRefFile(path, fp string) v1.DownwardAPIVolumeFile {
 	return v1.DownwardAPIVolumeFile{Path: path, FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: fp}}
 }
 
@@ -233,11 +233,11 @@ func volumeScenarios() []volumeScenario {
 		{name: "downwardAPI: metadata fields", pod: func(p *v1.Pod) {
 			p.Labels = map[string]string{"app": "web", "q": "a\"b\n"}
 			p.Annotations = map[string]string{"note": "x"}
-		}, vol: dapi(field("labels", "metadata.labels"), field("annotations", "metadata.annotations"), field("name", "metadata.name"),
-			field("ns", "metadata.namespace"), field("uid", "metadata.uid"), field("app", "metadata.labels['app']"), field("./d//x", "metadata.name")), steps: one(baseObjs)},
+		}, vol: dapi(fieldRefFile("labels", "metadata.labels"), fieldRefFile("annotations", "metadata.annotations"), fieldRefFile("name", "metadata.name"),
+			fieldRefFile("ns", "metadata.namespace"), fieldRefFile("uid", "metadata.uid"), fieldRefFile("app", "metadata.labels['app']"), fieldRefFile("./d//x", "metadata.name")), steps: one(baseObjs)},
 		{name: "downwardAPI: resources with allocatable defaults", vol: dapi(res("cpu", "app", "limits.cpu", "1m"), res("mem", "app", "limits.memory", "1Mi"),
 			res("eph", "app", "limits.ephemeral-storage", "1Gi"), res("req", "app", "requests.cpu", ""), res("init", "init", "limits.memory", "")), steps: one(baseObjs)},
-		{name: "downwardAPI: unsupported field and resource", vol: dapi(field("a", "spec.nodeName"), res("b", "app", "limits.gpu", ""), res("c", "ghost", "limits.cpu", "")), steps: one(baseObjs)},
+		{name: "downwardAPI: unsupported field and resource", vol: dapi(fieldRefFile("a", "spec.nodeName"), res("b", "app", "limits.gpu", ""), res("c", "ghost", "limits.cpu", "")), steps: one(baseObjs)},
 		{name: "downwardAPI: fsGroup and item mode", pod: fsGroup(1234), vol: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{DefaultMode: vi32(0o600),
 			Items: []v1.DownwardAPIVolumeFile{{Path: "n", Mode: vi32(0o444), FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}}, steps: one(baseObjs)},
 		{name: "projected: kube-api-access", vol: kubeAPIAccess(), steps: one(baseObjs)},
@@ -253,7 +253,7 @@ func volumeScenarios() []volumeScenario {
 		{name: "projected: errors of several sources", vol: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{DefaultMode: vi32(0o644), Sources: []v1.VolumeProjection{
 			{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "gone"}}},
 			{Secret: &v1.SecretProjection{LocalObjectReference: v1.LocalObjectReference{Name: "creds"}, Items: []v1.KeyToPath{{Key: "nope", Path: "x"}}}},
-			{DownwardAPI: &v1.DownwardAPIProjection{Items: []v1.DownwardAPIVolumeFile{field("x", "status.podIP")}}}}}}, steps: one(baseObjs)},
+			{DownwardAPI: &v1.DownwardAPIProjection{Items: []v1.DownwardAPIVolumeFile{fieldRefFile("x", "status.podIP")}}}}}}, steps: one(baseObjs)},
 		{name: "projected: optional sources missing", vol: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{DefaultMode: vi32(0o644), Sources: []v1.VolumeProjection{
 			{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "gone"}, Optional: vtrue()}},
 			{Secret: &v1.SecretProjection{LocalObjectReference: v1.LocalObjectReference{Name: "gone"}, Optional: vtrue()}}}}}, steps: one(baseObjs)},
