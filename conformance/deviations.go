@@ -125,7 +125,15 @@ func sortMapRuns(errs field.ErrorList) field.ErrorList {
 }
 
 // mapOf is a field path without its final key, when it ends in one that is not a list index.
+// The fields of one resource requirements (its limits and requests, each list and its keys) are
+// one map: walking the requests in map order, the API server also refuses the limits list
+// ("Limit must be set for non overcommitable resources"), so those errors interleave.
 func mapOf(path string) string {
+	for _, list := range [...]string{".resources.limits", ".resources.requests"} {
+		if i := strings.LastIndex(path, list); i >= 0 && (len(path) == i+len(list) || path[i+len(list)] == '[' && strings.HasSuffix(path, "]")) {
+			return path[:i] + ".resources"
+		}
+	}
 	if !strings.HasSuffix(path, "]") {
 		return path
 	}

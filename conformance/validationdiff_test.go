@@ -97,6 +97,9 @@ func TestMapOrderExplainsOnlyTheOrderOfAMapsEntries(t *testing.T) {
 	labelKey := field.Invalid(field.NewPath("metadata", "labels"), "a b", "name part must consist of alphanumeric characters")
 	labelValue := field.Invalid(field.NewPath("metadata", "labels"), "x y", "a valid label must be an empty string")
 	image := field.Required(field.NewPath("spec", "containers").Index(0).Child("image"), "")
+	ctrResources := field.NewPath("spec", "containers").Index(1).Child("resources")
+	limitsRequired := field.Required(ctrResources.Child("limits"), "Limit must be set for non overcommitable resources")
+	requestKey := field.Invalid(ctrResources.Child("requests").Key("Example.COM/x"), "Example.COM/x", "doesn't follow extended resource name standard")
 	image1 := field.Required(field.NewPath("spec", "containers").Index(1).Child("image"), "")
 	cases := []struct {
 		name           string
@@ -104,6 +107,7 @@ func TestMapOrderExplainsOnlyTheOrderOfAMapsEntries(t *testing.T) {
 		want           string
 	}{
 		{"two entries of a resource list in another order are map-order", field.ErrorList{mem, cpu}, field.ErrorList{cpu, mem}, "map-order"},
+		{"a refused limits list among the requests' entries in another order is map-order", field.ErrorList{limitsRequired, requestKey}, field.ErrorList{requestKey, limitsRequired}, "map-order"},
 		{"two errors on the labels in another order are map-order", field.ErrorList{image, labelValue, labelKey}, field.ErrorList{image, labelKey, labelValue}, "map-order"},
 		{"two entries of a list in another order are not", field.ErrorList{image1, image}, field.ErrorList{image, image1}, ""},
 		{"errors on two fields in another order are not", field.ErrorList{image, cpu}, field.ErrorList{cpu, image}, ""},
