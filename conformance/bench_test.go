@@ -148,6 +148,21 @@ func BenchmarkSideBySide(b *testing.B) {
 			}
 		}
 	})
+	// Kubelet's syncPod makes the pod's data directories just before it creates the sandbox;
+	// podconfig's sandbox config makes them itself, so this is the production row's like for
+	// like.
+	b.Run("sandbox/kubelet-with-pod-dirs", func(b *testing.B) {
+		b.ReportAllocs()
+		defer benchpod.ReportCPU(b)()
+		for b.Loop() {
+			if err := kl.PodDataDirs(pod); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := kl.Sandbox(ctx, pod); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, side := range []struct {
 		name string
 		pc   *podconfigside.Node

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -32,6 +33,7 @@ var (
 	sideBySideBatch  = flag.Int("sidebyside.batch", 8, "BenchmarkSideBySide/pods: how many calls of a config each side makes in a row, timed together")
 	sideBySideOut    = flag.String("sidebyside.out", "", "BenchmarkSideBySide/pods: a file each run's figures are appended to, one JSON line a run (summarise with go run ./cmd/sidebyside FILE)")
 	sideBySidePasses = flag.Int("sidebyside.passes", 7, "BenchmarkSideBySide/pods: how many interleaved passes each pod's configs are measured in")
+	sideBySideSelect = flag.String("sidebyside.pods", "", "BenchmarkSideBySide/pods: measure only the pods whose name matches this regular expression (to profile a few)")
 	sideBySideOnly   = flag.String("sidebyside.only", "", "BenchmarkSideBySide/pods: time this side alone (kubelet, podconfig-os or podconfig-memory), so that strace counts its system calls")
 )
 
@@ -74,6 +76,13 @@ func sideBySidePods(b *testing.B) {
 			continue
 		}
 		scs = append(scs, p.sc)
+	}
+	if *sideBySideSelect != "" {
+		re, err := regexp.Compile(*sideBySideSelect)
+		if err != nil {
+			b.Fatalf("-sidebyside.pods: %v", err)
+		}
+		scs = slices.DeleteFunc(scs, func(sc *scenario.Scenario) bool { return !re.MatchString(sc.Name) })
 	}
 	var run sidebyside.Run
 	for b.Loop() {
