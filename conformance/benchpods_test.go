@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,6 +88,7 @@ func sideBySidePods(b *testing.B) {
 	var run sidebyside.Run
 	for b.Loop() {
 		run = sidebyside.Run{Start: time.Now(), LoadStart: loadAverage(), Batch: *sideBySideBatch, Passes: *sideBySidePasses}
+		run.LstatCPU[0] = lstatCPU(b, root)
 		for _, sc := range scs {
 			p, err := measurePod(ctx, sc, root, logs, only)
 			if err != nil {
@@ -95,6 +97,7 @@ func sideBySidePods(b *testing.B) {
 			run.Pods = append(run.Pods, p)
 		}
 		run.LoadEnd = loadAverage()
+		run.LstatCPU[1] = lstatCPU(b, root)
 	}
 	if only != sidebyside.Sides {
 		return // one side alone has no ratio
@@ -147,6 +150,29 @@ func appendRun(name string, run *sidebyside.Run) error {
 		return err
 	}
 	return f.Close()
+}
+
+// lstatCPU is the CPU time of one lstat(2) of a directory as deep as a pod's volumes directory
+// under root (ns), the median of five rounds of 2,000.
+func lstatCPU(b *testing.B, root string) float64 {
+	dir := filepath.Join(root, "pods", "00000000-0000-0000-0000-000000000000", "volumes")
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(filepath.Dir(dir))
+	const n = 2000
+	var rounds []float64
+	for range 5 {
+		var st syscall.Stat_t
+		start := benchpod.ProcessCPU()
+		for range n {
+			if err := syscall.Lstat(dir, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+		rounds = append(rounds, float64((benchpod.ProcessCPU()-start).Nanoseconds())/n)
+	}
+	return sidebyside.Median(rounds)
 }
 
 // loadAverage is /proc/loadavg's 1, 5 and 15 minute load averages, zero where there is none.

@@ -16,8 +16,9 @@ func (s *Summary) WriteReport(w io.Writer) {
 	if len(s.Runs) > 0 {
 		batch, passes = s.Runs[0].Batch, s.Runs[0].Passes
 	}
-	fmt.Fprintf(w, "%d runs of %d pods, %d interleaved passes each (batches of %d calls a side), load average %.1f–%.1f\n\n",
-		len(s.Runs), len(s.Pods), passes, batch, lo, hi)
+	llo, lhi := s.LstatRange()
+	fmt.Fprintf(w, "%d runs of %d pods, %d interleaved passes each (batches of %d calls a side), load average %.1f–%.1f, one lstat(2) %.2f–%.2f µs of CPU\n\n",
+		len(s.Runs), len(s.Pods), passes, batch, lo, hi, llo/1e3, lhi/1e3)
 	fmt.Fprintln(w, "| config | side | time | median over the pods | 90th percentile | worst pod |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, k := range []Kind{Containers, Sandbox} {

@@ -39,6 +39,10 @@ type Run struct {
 	// LoadStart and LoadEnd are /proc/loadavg's 1, 5 and 15 minute averages before and after.
 	LoadStart [3]float64 `json:"loadStart"`
 	LoadEnd   [3]float64 `json:"loadEnd"`
+	// LstatCPU is the CPU time of one lstat(2) of a pod's volumes directory, taken before and
+	// after the passes (ns): what a path lookup, the unit of both sides' host work, costs on the
+	// machine at the time.
+	LstatCPU [2]float64 `json:"lstatCPU"`
 	// Batch is how many calls each side makes of a config in a row, timed together.
 	Batch  int   `json:"batch"`
 	Passes int   `json:"passes"`
@@ -353,6 +357,17 @@ func (s *Summary) RunRange(k Kind, side Side, m Metric, of func(Distribution) fl
 	for i := range s.Runs {
 		v := of(s.Runs[i].Distribution(k, side, m))
 		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// LstatRange is the lowest and highest CPU time of an lstat(2) seen at a run's start or end (ns).
+func (s *Summary) LstatRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, r := range s.Runs {
+		for _, v := range r.LstatCPU {
+			lo, hi = min(lo, v), max(hi, v)
+		}
 	}
 	return lo, hi
 }
