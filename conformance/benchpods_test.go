@@ -102,7 +102,7 @@ func sideBySidePods(b *testing.B) {
 	if only != sidebyside.Sides {
 		return // one side alone has no ratio
 	}
-	report(b, &run, skipped)
+	reportDistributions(b, &run, skipped)
 	if *sideBySideOut != "" {
 		if err := appendRun(*sideBySideOut, &run); err != nil {
 			b.Fatal(err)
@@ -110,8 +110,8 @@ func sideBySidePods(b *testing.B) {
 	}
 }
 
-// report gives the distributions as the benchmark's metrics, and names the worst pods.
-func report(b *testing.B, run *sidebyside.Run, skipped int) {
+// reportDistributions gives the distributions as the benchmark's metrics, and names the worst pods.
+func reportDistributions(b *testing.B, run *sidebyside.Run, skipped int) {
 	for _, k := range []sidebyside.Kind{sidebyside.Containers, sidebyside.Sandbox} {
 		for _, side := range []sidebyside.Side{sidebyside.OS, sidebyside.Memory} {
 			for _, m := range []sidebyside.Metric{sidebyside.Wall, sidebyside.CPU} {
@@ -257,7 +257,7 @@ func newBenchedPod(ctx context.Context, sc *scenario.Scenario, root, logs string
 	}
 	podDir := filepath.Join(root, "pods", string(pod.UID))
 	Normalise(k, podDir, podconfigside.TerminationMessageName)
-	if err := failed(k); err != nil {
+	if err := firstError(k); err != nil {
 		return nil, fmt.Errorf("%s: kubelet: %w", sc.Name, err)
 	}
 	for _, n := range []*podconfigside.Node{p.nodes[sidebyside.OS], p.nodes[sidebyside.Memory], p.counted} {
@@ -276,8 +276,8 @@ func newBenchedPod(ctx context.Context, sc *scenario.Scenario, root, logs string
 	return p, nil
 }
 
-// failed is the first error of a result.
-func failed(r *result.Result) error {
+// firstError is the first error of a result.
+func firstError(r *result.Result) error {
 	if r.SandboxErr != nil {
 		return fmt.Errorf("sandbox: %w", r.SandboxErr)
 	}

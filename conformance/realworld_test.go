@@ -343,7 +343,7 @@ func TestRealworld(t *testing.T) {
 			for _, d := range out.Diffs {
 				t.Errorf("%s", d)
 			}
-			if err := failed(out.Kubelet); err != nil {
+			if err := firstError(out.Kubelet); err != nil {
 				t.Errorf("kubelet: %v", err)
 			}
 		})
