@@ -50,7 +50,8 @@ var (
 // -sidebyside.out each run's figures, per config, go to a file for cmd/sidebyside to summarise.
 // Allocations per call and podconfig's host calls (hostfstest's Interceptor around hostfs.OS,
 // priced in system calls) are counted once per pod, before its passes. A b.Loop iteration is a
-// whole run; -benchtime 1x runs one (and a run takes longer than the default second).
+// whole run, appended to -sidebyside.out as it ends; the metrics are the last run's. -benchtime 1x
+// runs one (and a run takes longer than the default second).
 func sideBySidePods(b *testing.B) {
 	ctx := context.Background()
 	dir := tmpfsDir(b)
@@ -98,15 +99,14 @@ func sideBySidePods(b *testing.B) {
 		}
 		run.LoadEnd = loadAverage()
 		run.LstatCPU[1] = lstatCPU(b, root)
-	}
-	if only != sidebyside.Sides {
-		return // one side alone has no ratio
-	}
-	reportDistributions(b, &run, skipped)
-	if *sideBySideOut != "" {
-		if err := appendRun(*sideBySideOut, &run); err != nil {
-			b.Fatal(err)
+		if only == sidebyside.Sides && *sideBySideOut != "" {
+			if err := appendRun(*sideBySideOut, &run); err != nil {
+				b.Fatal(err)
+			}
 		}
+	}
+	if only == sidebyside.Sides { // one side alone has no ratio
+		reportDistributions(b, &run, skipped)
 	}
 }
 
