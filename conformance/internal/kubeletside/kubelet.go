@@ -112,6 +112,13 @@ func (k *Kubelet) Sandbox(ctx context.Context, pod *v1.Pod) (*runtimeapi.PodSand
 	return generatePodSandboxConfig(k.manager, ctx, pod, k.sc.Attempt)
 }
 
+// PodDataDirs is kubelet's makePodDataDirs, which syncPod calls before it creates the sandbox:
+// the pod's directory and its volumes and plugins directories, made when missing. podconfig's
+// GeneratePodSandboxConfig does the same (configgen.MakePodDataDirs).
+func (k *Kubelet) PodDataDirs(pod *v1.Pod) error {
+	return makePodDataDirs(k.kl, pod)
+}
+
 // Container is kubelet's generateContainerConfig.
 func (k *Kubelet) Container(ctx context.Context, pod *v1.Pod, c *v1.Container) (*runtimeapi.ContainerConfig, error) {
 	var nsTarget *kubecontainer.ContainerID

@@ -66,6 +66,12 @@ func NewOnHost(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHost
 	return newNode(sc, pod, root, logs, usernsHostID, hostfs.OS{}, nil)
 }
 
+// NewOnFiles is NewOnHost with files in place of hostfs.OS: the host's files seen through a
+// wrapper, such as hostfstest's Interceptor counting the calls a config makes.
+func NewOnFiles(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32, files configgen.HostFiles) (*Node, error) {
+	return newNode(sc, pod, root, logs, usernsHostID, files, nil)
+}
+
 func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32, files configgen.HostFiles, termRand func() uint32) (*Node, error) {
 	n := sc.Node.WithDefaults()
 	objs, err := sc.Decoded()
