@@ -31,6 +31,7 @@ func TestValidatePath(t *testing.T) {
 		{"absolute path is rejected", "/etc/passwd", "invalid path: must be relative path: /etc/passwd"},
 		{"path over 4096 bytes is rejected", strings.Repeat("a/", 2049), "invalid path: must be less than or equal to 4096 characters"},
 		{"'..' element is rejected", "a/../b", "invalid path: must not contain '..': a/../b"},
+		{"a NUL byte is rejected before any system call", "a\x00b", `invalid path: must not contain a NUL byte: "a\x00b"`},
 		{"element over 255 bytes is rejected", "a/" + long, "invalid path: filenames must be less than or equal to 255 characters"},
 		{"first element starting with '..' is rejected", "..data", "invalid path: must not start with '..': ..data"},
 		{"'..'-prefixed later element passes", "a/..b", ""},
