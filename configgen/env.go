@@ -62,14 +62,14 @@ type EnvInput struct {
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+	// ServiceEnvCache, when not nil, keeps the service variables from one call to the next while
+	// the Services are unchanged: a provider keeps one for its node and sets it in every call.
+	ServiceEnvCache *ServiceEnvCache
 }
 
-// envCall is one call's input with what a Generator or MakePodEnvironmentVariables lends it.
+// envCall is one call's input with what a Generator lends it.
 type envCall struct {
 	EnvInput
-	// serviceCache holds the service variables built for each namespace, nil when there is none:
-	// a Generator's, or one for all the containers of one MakePodEnvironmentVariables call.
-	serviceCache *serviceEnvCache
 	// space, when not nil, lends the result's array and the index their memory.
 	space *envSpace
 }

@@ -194,12 +194,16 @@ type PodEnvInput struct {
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+	// ServiceEnvCache, when not nil, keeps the service variables from one call to the next while
+	// the Services are unchanged. A provider keeps one for its node and sets it in every call:
+	// without it each call builds them again (once for the whole pod).
+	ServiceEnvCache *ServiceEnvCache
 }
 
 // MakePodEnvironmentVariables resolves the environment of every container of in.Pod (init,
 // sidecar, regular and ephemeral, in PodContainers' order) with MakeEnvironmentVariables, for a
-// provider that passes plain values to its runtime. The Services are listed, and their variables
-// built, once for the whole pod.
+// provider that passes plain values to its runtime. The Services are listed once for the whole
+// pod, and their variables built once for it, or reused from in.ServiceEnvCache.
 //
 // The warnings of every container come back together, each naming its container. The first
 // container that fails stops the call with its *Error, which names the container.
@@ -211,12 +215,15 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) (PodEnv, [
 		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
 		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Node: in.Node, Files: in.Files,
 		FeatureGates: in.FeatureGates, UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+		ServiceEnvCache: in.ServiceEnvCache,
 	}}
 	if in.Services != nil {
 		call.Services = &listedServices{lister: in.Services}
 	}
-	// Every container sees the same Services, so their variables are built once.
-	call.serviceCache = &serviceEnvCache{}
+	if call.ServiceEnvCache == nil {
+		// Every container sees the same Services, so their variables are built once.
+		call.ServiceEnvCache = &ServiceEnvCache{}
+	}
 	containers := PodContainers(in.Pod)
 	out := make(PodEnv, len(containers))
 	var warnings []Warning
