@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/images"
@@ -30,18 +34,21 @@ type renderConfig struct {
 	applyDefaults bool
 	admission     bool
 	validation    bool
-	allowMissing  bool
-	showSecrets   bool
-	container     string
-	podIPs        listFlag
-	nodeIPs       listFlag
-	clusterDNS    listFlag
-	clusterDomain string
-	resolvConf    string
-	cgroupDriver  string
-	cgroupRoot    string
-	cgroupVersion int
-	featureGates  gatesFlag
+	// priorityClasses are --priority-class's, by name; priorityFlags the flag's values.
+	priorityClasses []*schedulingv1.PriorityClass
+	priorityFlags   listFlag
+	allowMissing    bool
+	showSecrets     bool
+	container       string
+	podIPs          listFlag
+	nodeIPs         listFlag
+	clusterDNS      listFlag
+	clusterDomain   string
+	resolvConf      string
+	cgroupDriver    string
+	cgroupRoot      string
+	cgroupVersion   int
+	featureGates    gatesFlag
 }
 
 func newRenderFlags() (*renderConfig, *flag.FlagSet) {
@@ -60,6 +67,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.admission, "admission", true, "apply what the API server's default admission plugins do to each pod (the service-account token volume, priority, LimitRange defaults, RuntimeClass overhead, default tolerations), reading the input's ServiceAccounts, PriorityClasses, LimitRanges and RuntimeClasses; false renders the spec as written")
 	fs.BoolVar(&cfg.validation, "validate", true, "refuse, with the API server's field paths and words, each workload and pod a cluster would refuse (kube-apiserver's validation, after defaults and admission; not with --apply-defaults=false, whose pods lack the defaults it checks)")
+	fs.Var(&cfg.priorityFlags, "priority-class", "a PriorityClass the cluster has, NAME=VALUE (repeatable, or comma-separated), as a PriorityClass document in the input would give it; system-node-critical and system-cluster-critical are built in")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "print the content of Secret-backed volume files and service-account tokens, which are otherwise shown by size only (offline a token is a placeholder)")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "instead of failing, with a warning: render ConfigMaps and Secrets that pods require (env or volumes) but the input lacks as visible placeholders (optional references to them are left out, as kubelet skips them), give block devices (volumeDevices) a placeholder device, and take a missing RuntimeClass as one with no settings")
 	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). IMAGE is a reference or NAME:* for every tag and digest of a repository (matching: see above). Offline an image's USER is unknown: an image no rule names runs as uid 0, with a warning")
@@ -157,6 +165,17 @@ func (c *renderConfig) validate() error {
 	c.files = append(append([]string{}, c.fileFlags...), c.files...)
 	if len(c.files) == 0 {
 		return usageError{"no input: name files (or -f FILE), or - for standard input"}
+	}
+	for _, v := range c.priorityFlags {
+		name, value, ok := strings.Cut(v, "=")
+		n, err := strconv.ParseInt(value, 10, 32)
+		if !ok || name == "" || err != nil {
+			return usageError{fmt.Sprintf("--priority-class %q: want NAME=VALUE, VALUE an integer", v)}
+		}
+		if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
+			return usageError{fmt.Sprintf("--priority-class %q: the name %s", v, strings.Join(errs, "; "))}
+		}
+		c.priorityClasses = append(c.priorityClasses, &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: int32(n)})
 	}
 	if c.replicas < 1 {
 		return usageError{fmt.Sprintf("--replicas %d: want 1 or more", c.replicas)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -127,7 +128,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	for _, err := range bundle.Errors {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
-	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
+	r := &renderer{lacks: &lacked{objects: map[string]int{}}, cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
 	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(stream, cfg.container) {
 		// Known before any pod is written.
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
@@ -172,6 +173,9 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	if w := assumedObjects(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
+	if w := lackedObjects(r.lacks); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if len(resolvConfPods) > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), strings.Join(resolvConfPods, ", ")))
 	}
@@ -180,6 +184,31 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
+}
+
+// lackedObjects is one warning counting the objects the input lacks that failed pods need, and
+// the pods that need each, so that many pods failing for one missing Secret read as one fix. Each
+// pod's failure names its own objects, so the warning is for an object two pods or more lack.
+func lackedObjects(lacks *lacked) string {
+	if !slices.ContainsFunc(slices.Collect(maps.Values(lacks.objects)), func(n int) bool { return n > 1 }) {
+		return ""
+	}
+	var parts []string
+	for _, obj := range slices.Sorted(maps.Keys(lacks.objects)) {
+		n := lacks.objects[obj]
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", obj, n, plural(n, "pod", "pods")))
+	}
+	n := len(lacks.objects)
+	return fmt.Sprintf("%d pods failed for %d %s the input lacks: %s; add %s to the input, or render with --allow-missing for placeholders",
+		lacks.pods, n, plural(n, "object", "objects"), strings.Join(parts, ", "), plural(n, "it", "them"))
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // reasonAssumedObject is the warning reason of a ServiceAccount or RuntimeClass admission took
@@ -243,6 +272,8 @@ func hasContainer(stream *manifest.Stream, name string) bool {
 
 // renderer renders the pods of one bundle.
 type renderer struct {
+	// lacks counts the objects the input lacks that pods need.
+	lacks      *lacked
 	cfg        *renderConfig
 	bundle     *manifest.Bundle
 	resolvConf []byte
@@ -609,13 +640,19 @@ func (r *renderer) podIPs(i int, pod *v1.Pod) []string {
 func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	pod := p.Pod.DeepCopy()
 	out := &podResult{Source: p.Source, Pod: pod}
+	// A pod's errors are gathered across the stages, as far as each lets the next one run, so
+	// that one run names them all: admission, validation, then the sandbox, the volumes and every
+	// container.
+	errs := newPodErrors(pod, r.lacks)
 	if err := r.prepare(pod, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
-		return nil, admissionError(pod, err)
+		errs.add(fmt.Errorf("admission: %w", err), admissionHint(err), err, pod.Namespace)
 	}
 	if r.cfg.validation && r.cfg.applyDefaults {
-		// The API server validates a pod once defaulted and admitted; so does render.
+		// The API server validates a pod once defaulted and admitted; so does render. A pod it
+		// refuses reaches no node: nothing after this is checked.
 		if err := validation.ValidateObject(pod); err != nil {
-			return nil, fmt.Errorf("pod %s: %w", terminal.Escape(pod.Namespace+"/"+pod.Name), err)
+			errs.add(err, "", nil, "")
+			return nil, errs.err()
 		}
 	}
 	warnings := map[string][]configgen.Warning{}
@@ -628,7 +665,8 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	}
 	on, err := r.node(pod)
 	if err != nil {
-		return nil, err
+		errs.add(err, "", nil, "")
+		return nil, errs.err()
 	}
 	r.rendered.pod, r.rendered.node = pod, on
 	if p := on.placeholders; p != nil {
@@ -637,9 +675,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	node, gen := on.node, on.gen
 	out.QOSClass = resources.ComputePodQOS(pod, r.cfg.featureGates.gates.PodLevelResources)
 	ctx := context.Background()
-	podName := "pod " + pod.Namespace + "/" + pod.Name
 	if out.Sandbox, err = gen.GeneratePodSandboxConfig(ctx, pod, 0); err != nil {
-		return nil, fmt.Errorf("%s: sandbox: %w", podName, err)
+		errs.add(fmt.Errorf("sandbox: %w", err), "", nil, "")
+		return nil, errs.err()
 	}
 	volumes := node.Volumes(pod)
 	if r.cfg.allowMissing {
@@ -649,14 +687,15 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	if r.cfg.output == "crictl" {
 		// The runtime writes the containers' logs there; kubelet makes it before RunPodSandbox.
 		if _, err := gen.MakePodLogsDirectory(pod); err != nil {
-			return nil, fmt.Errorf("%s: %w", podName, err)
+			errs.add(err, "", nil, "")
+			return nil, errs.err()
 		}
 		out.crictl = &crictlPod{
 			files: node.Files, paths: node.HostUtils, binds: map[string]string{},
 			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
 		}
 	}
-	out.Volumes = r.renderVolumes(ctx, pod, on, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
+	out.Volumes = r.renderVolumes(ctx, pod, on, errs)
 	for _, e := range containersOf(pod) {
 		if r.cfg.container != "" && e.c.Name != r.cfg.container {
 			continue
@@ -671,16 +710,18 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 				// The library keeps kubelet's terse text (kubelet only logs the cause); say it here.
 				err = fmt.Errorf("%w: %v", err, cause)
 			}
-			if !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0 {
-				return nil, fmt.Errorf("%s, container %s: %w; offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", podName, c.Name, err)
+			cerr := fmt.Errorf("container %s: %w", terminal.Escape(c.Name), err)
+			switch _, rule := r.imageUsers().match(c.Image); {
+			case !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0:
+				errs.add(cerr, "offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", nil, "")
+			case !r.cfg.allowMissing && apierrors.IsNotFound(err):
+				errs.add(cerr, missingObjectHint, err, pod.Namespace)
+			case rule == nil && errors.Is(err, security.ErrRunAsNonRoot):
+				errs.add(cerr, unknownImageUserHint(c.Image), nil, "")
+			default:
+				errs.add(cerr, "", nil, "")
 			}
-			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
-				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
-			}
-			if _, rule := r.imageUsers().match(c.Image); rule == nil && errors.Is(err, security.ErrRunAsNonRoot) {
-				return nil, fmt.Errorf("%s, container %s: %w; %s", podName, c.Name, err, unknownImageUserHint(c.Image))
-			}
-			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
+			continue
 		}
 		if out.crictl != nil {
 			for target, source := range node.Subpather.Binds() {
@@ -701,6 +742,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			}
 		}
 		out.Items = append(out.Items, cr)
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -725,17 +769,19 @@ func envFileCause(err error) error {
 	return nil
 }
 
-// admissionError names the pod and says how to get past a refusal by admission.
-func admissionError(pod *v1.Pod, err error) error {
-	podName := "pod " + pod.Namespace + "/" + pod.Name
+// missingObjectHint is the remedy for a ConfigMap or Secret the input lacks.
+const missingObjectHint = "add it to the input, or render with --allow-missing for a placeholder"
+
+// admissionHint says how to get past a refusal by admission.
+func admissionHint(err error) string {
 	var refused *admission.ForbiddenError
 	switch {
 	case apierrors.IsNotFound(err):
-		return fmt.Errorf("%s: admission: %w; add it to the input, or render with --allow-missing to assume it with no settings", podName, err)
+		return "add it to the input, or render with --allow-missing to assume it with no settings"
 	case errors.As(err, &refused) && strings.Contains(refused.Err.Error(), "PriorityClass"):
-		return fmt.Errorf("%s: admission: %w; add the PriorityClass to the input", podName, err)
+		return "add the PriorityClass to the input, or give its value with --priority-class NAME=VALUE"
 	}
-	return fmt.Errorf("%s: admission: %w; render with --admission=false to see the pod as written", podName, err)
+	return "render with --admission=false to see the pod as written"
 }
 
 // containerEntry is a container in start order with its kind.
