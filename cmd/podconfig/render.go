@@ -701,6 +701,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			continue
 		}
 		c := e.c
+		if w := placeholderWarning(&c); w != nil {
+			warnings[c.Name] = append(warnings[c.Name], *w)
+		}
 		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 			Pod: pod, Container: &c, RestartCount: r.bundle.Context.RestartCount, PodIPs: podIPs,
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
