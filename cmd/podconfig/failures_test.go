@@ -134,13 +134,14 @@ status:
 
 func TestHostNetworkResolvConf(t *testing.T) {
 	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: agent}\nspec: {hostNetwork: true, containers: [{name: a, image: app:1}]}\n"
-	code, out, stderr := cli(t, pod, "render", "--image-user", "app:1=0", "-o", "table", "-")
+	hosts := writeFile(t, "127.0.0.1 localhost\n")
+	code, out, stderr := cli(t, pod, "render", "--image-user", "app:1=0", "--hosts-file", hosts, "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, out, "servers [10.0.0.2], searches [], options []")
-	assert.Equal(t, "warning: 1 pods take their DNS from the node's resolv.conf, which is not known offline (default/agent): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE\n", stderr)
+	assert.Equal(t, "warning: 1 pod takes its DNS from the node's resolv.conf, which is not known offline (default/agent): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE\n", stderr)
 	conf := filepath.Join(t.TempDir(), "resolv.conf")
 	require.NoError(t, os.WriteFile(conf, []byte("nameserver 1.1.1.1\nsearch corp.example\n"), 0o644))
-	code, out, stderr = cli(t, pod, "render", "--image-user", "app:1=0", "--resolv-conf", conf, "-o", "table", "-")
+	code, out, stderr = cli(t, pod, "render", "--image-user", "app:1=0", "--hosts-file", hosts, "--resolv-conf", conf, "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stderr)
 	assert.Contains(t, out, "servers [1.1.1.1], searches [corp.example]")

@@ -124,11 +124,21 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 			return nil, fmt.Errorf("--resolv-conf: %w", err)
 		}
 	}
+	var hostsFile []byte
+	if cfg.hostsFile != "" {
+		if hostsFile, err = os.ReadFile(cfg.hostsFile); err != nil {
+			return nil, fmt.Errorf("--hosts-file: %w", err)
+		}
+	}
+	if !cfg.scheduledTime.IsZero() {
+		bundle.Context.ScheduledTime = cfg.scheduledTime // the flag wins over the RenderContext
+	}
+	var unknown unknowns
 	out := &result{Warnings: append(dirWarnings, bundle.Warnings...)}
 	for _, err := range bundle.Errors {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
-	r := &renderer{lacks: &lacked{objects: map[string]int{}}, cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
+	r := &renderer{hostsFile: hostsFile, lacks: &lacked{objects: map[string]int{}}, cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
 	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(stream, cfg.container) {
 		// Known before any pod is written.
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
@@ -164,6 +174,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		if s := summaryOf(pr); len(s.Warnings) > 0 || len(s.Containers) > 0 {
 			out.Pods = append(out.Pods, s)
 		}
+		unknown.note(cfg, bundle, p.Kind, pr.Pod)
 		if r.assumesResolvConf(pr.Pod) {
 			resolvConfPods = append(resolvConfPods, pr.Pod.Namespace+"/"+pr.Pod.Name)
 		}
@@ -177,9 +188,10 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		out.Warnings = append(out.Warnings, w)
 	}
 	if len(resolvConfPods) > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), strings.Join(resolvConfPods, ", ")))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d %s DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), plural(len(resolvConfPods), "pod takes its", "pods take their"), strings.Join(resolvConfPods, ", ")))
 	}
 	out.Warnings = append(out.Warnings, imageUsers.warnings()...)
+	out.Warnings = append(out.Warnings, unknown.warnings()...)
 	if pods == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
@@ -272,6 +284,8 @@ func hasContainer(stream *manifest.Stream, name string) bool {
 
 // renderer renders the pods of one bundle.
 type renderer struct {
+	// hostsFile is --hosts-file's content, nil without it.
+	hostsFile []byte
 	// lacks counts the objects the input lacks that pods need.
 	lacks      *lacked
 	cfg        *renderConfig
@@ -570,6 +584,10 @@ func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *co
 		}
 	}
 	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { r.warn(c, w) }
+	if r.hostsFile != nil {
+		o.NodeHosts = func() ([]byte, error) { return r.hostsFile, nil }
+	}
+	o.DeviceResources = r.cfg.deviceResources()
 	return node
 }
 
