@@ -147,7 +147,7 @@ func placeholderWarning(c *v1.Container) *configgen.Warning {
 		more = fmt.Sprintf(" and %d more", len(found)-maxPlaceholders)
 		found = found[:maxPlaceholders]
 	}
-	return &configgen.Warning{Reason: reasonTemplatePlaceholder, Message: fmt.Sprintf(
+	return &configgen.Warning{Reason: reasonTemplatePlaceholder, Container: c.Name, Message: fmt.Sprintf(
 		"%s%s %s like a template's placeholders (envsubst, sed, kustomize vars, an operator's) that were never filled in; kubelet passes them on as written: if the manifest is a template, render it first",
 		strings.Join(found, ", "), more, plural(len(found), "looks", "look"))}
 }
