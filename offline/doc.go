@@ -20,11 +20,13 @@
 //     hostfs.Memory, and a subPath bind is recorded by Node.Subpather (Binds), not made. A path
 //     exists for subPath checks when Node.HostUtils knows it: a volume directory Volumes made, a
 //     directory the Subpather made, or one added with AddPath.
-//   - Volumes are where kubelet mounts them, <RootDir>/pods/<uid>/volumes/<plugin>/<name>, as empty
-//     directories; a hostPath volume is its own path. The common in-tree types are known
-//     (emptyDir, configMap, secret, downwardAPI, projected, hostPath, persistentVolumeClaim and
-//     ephemeral as CSI, image); a persistentVolumeClaim's PersistentVolume is taken to be named as
-//     the claim, and a block-mode claim has no device until one is added to Node.BlockDevices.
+//   - Volumes are where kubelet mounts them (MountedVolume),
+//     <RootDir>/pods/<uid>/volumes/<plugin>/<name>, as empty directories; a hostPath volume is its
+//     own path. The common in-tree types are known (emptyDir, configMap, secret, downwardAPI,
+//     projected, hostPath, persistentVolumeClaim and ephemeral as CSI, image); a
+//     persistentVolumeClaim's PersistentVolume is taken to be named as the claim. A block-mode
+//     claim has no device: give its Volume a BlockDevicePath and add that path to
+//     Node.BlockDevices (render's --allow-missing does, as a placeholder).
 //   - An image runs as the user Node.ImageUsers gives it; an image it does not list runs as root,
 //     as an image that names no user does.
 //   - ConfigMaps, Secrets, Services and the Node come from Node.Objects, a plain store with no

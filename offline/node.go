@@ -2,16 +2,9 @@ package offline
 
 import (
 	"net"
-	"os"
-	"path/filepath"
-	"strings"
-
-	v1 "k8s.io/api/core/v1"
-	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/hostfs"
-	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 )
@@ -100,78 +93,4 @@ func (n *Node) Generator() (*configgen.Generator, error) {
 		opts.Node = n.Objects
 	}
 	return configgen.New(opts)
-}
-
-// Volumes returns the pod's volumes mounted where kubelet mounts them,
-// <rootDir>/pods/<uid>/volumes/<plugin>/<name>, and creates those directories in Files and
-// HostUtils. Image volumes become Volume.Image; hostPath volumes use their own path; block-mode
-// PVCs are not modelled (add a Volume with BlockDevicePath yourself).
-func (n *Node) Volumes(pod *v1.Pod) mounts.VolumeMap {
-	if pod == nil {
-		return mounts.VolumeMap{}
-	}
-	root := n.Options.RootDir
-	if root == "" {
-		root = configgen.DefaultRootDir
-	}
-	podVolumes := filepath.Join(root, "pods", string(pod.UID), "volumes")
-	vm := make(mounts.VolumeMap, len(pod.Spec.Volumes))
-	for _, vol := range pod.Spec.Volumes {
-		var v mounts.Volume
-		plugin := ""
-		switch src := vol.VolumeSource; {
-		case src.EmptyDir != nil:
-			plugin = "kubernetes.io~empty-dir"
-			v.SELinuxRelabel = true
-		case src.ConfigMap != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~configmap", true, true
-		case src.Secret != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~secret", true, true
-		case src.DownwardAPI != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~downward-api", true, true
-		case src.Projected != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~projected", true, true
-		case src.HostPath != nil:
-			v.HostPath = src.HostPath.Path
-		case src.PersistentVolumeClaim != nil:
-			v.HostPath = filepath.Join(podVolumes, "kubernetes.io~csi", src.PersistentVolumeClaim.ClaimName, "mount")
-			v.InnerVolumeName = src.PersistentVolumeClaim.ClaimName
-			v.ReadOnly = src.PersistentVolumeClaim.ReadOnly
-			v.SELinuxRelabel = !v.ReadOnly // kubelet's CSI mounter is managed only when writable
-		case src.Ephemeral != nil:
-			v.HostPath = filepath.Join(podVolumes, "kubernetes.io~csi", "pvc-"+pod.Name+"-"+vol.Name, "mount")
-			v.SELinuxRelabel = true
-		case src.Image != nil:
-			// Read-only, as kubelet's image plugin reports its volumes.
-			v.Image = &runtimeapi.ImageSpec{Image: src.Image.Reference, UserSpecifiedImage: src.Image.Reference}
-			v.ReadOnly = true
-		default:
-			plugin = "kubernetes.io~" + strings.ToLower(volumeKind(src))
-		}
-		if plugin != "" {
-			v.HostPath = filepath.Join(podVolumes, plugin, vol.Name)
-		}
-		if v.HostPath != "" {
-			_ = n.Files.MkdirAll(v.HostPath, 0o777)
-			n.HostUtils.AddPath(v.HostPath, os.ModeDir|0o777)
-		}
-		vm[vol.Name] = v
-	}
-	return vm
-}
-
-// volumeKind names an uncommon volume source for its directory.
-func volumeKind(src v1.VolumeSource) string {
-	switch {
-	case src.NFS != nil:
-		return "nfs"
-	case src.CSI != nil:
-		return "csi"
-	case src.ISCSI != nil:
-		return "iscsi"
-	case src.FC != nil:
-		return "fc"
-	default:
-		return "volume"
-	}
 }

@@ -50,3 +50,30 @@ func TestNodeVolumes(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, fi.IsDir(), "and exist in Files")
 }
+
+func TestMountedVolume(t *testing.T) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1"}}
+	for _, tc := range []struct {
+		name string
+		root string
+		vol  *v1.Volume
+		want mounts.Volume
+	}{
+		{"an empty root is kubelet's default", "", &v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+			mounts.Volume{HostPath: "/var/lib/kubelet/pods/u1/volumes/kubernetes.io~empty-dir/e", SELinuxRelabel: true}},
+		{"a root is kubelet's --root-dir", "/srv/kubelet", &v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+			mounts.Volume{HostPath: "/srv/kubelet/pods/u1/volumes/kubernetes.io~empty-dir/e", SELinuxRelabel: true}},
+		{"an ephemeral volume is a CSI mount of the claim its template makes", "", &v1.Volume{Name: "scratch", VolumeSource: v1.VolumeSource{Ephemeral: &v1.EphemeralVolumeSource{}}},
+			mounts.Volume{HostPath: "/var/lib/kubelet/pods/u1/volumes/kubernetes.io~csi/pvc-p-scratch/mount", SELinuxRelabel: true}},
+		{"an uncommon type is its plugin's directory", "", &v1.Volume{Name: "share", VolumeSource: v1.VolumeSource{NFS: &v1.NFSVolumeSource{Server: "nfs", Path: "/"}}},
+			mounts.Volume{HostPath: "/var/lib/kubelet/pods/u1/volumes/kubernetes.io~nfs/share"}},
+		{"a volume with no source is a directory of its own", "", &v1.Volume{Name: "odd"},
+			mounts.Volume{HostPath: "/var/lib/kubelet/pods/u1/volumes/kubernetes.io~volume/odd"}},
+		{"no volume is the zero Volume", "", nil, mounts.Volume{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, offline.MountedVolume(tc.root, pod, tc.vol))
+		})
+	}
+	assert.Equal(t, mounts.Volume{}, offline.MountedVolume("", nil, &v1.Volume{Name: "e"}), "no pod is the zero Volume")
+}
