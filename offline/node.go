@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"fmt"
 	"net"
 
 	"github.com/podconfig/podconfig/configgen"
@@ -62,35 +63,50 @@ func NewNode(objs ...interface{}) *Node {
 	return n
 }
 
-// Generator returns a Generator over the node's backends and Options.
+// Generator returns a Generator over the node's backends and Options. Options' own backends win;
+// a node with neither its own nor Options' Files, HostUtils, Subpather and BlockDevices (a zero
+// Node) is an ErrInvalidOptions error, since the Generator would then use the real host's.
 func (n *Node) Generator() (*configgen.Generator, error) {
+	if n == nil {
+		n = &Node{}
+	}
 	opts := n.Options
-	if opts.Files == nil {
+	if opts.Files == nil && n.Files != nil {
 		opts.Files = n.Files
 	}
-	if opts.HostUtils == nil {
+	if opts.HostUtils == nil && n.HostUtils != nil {
 		opts.HostUtils = n.HostUtils
 	}
-	if opts.Subpather == nil {
+	if opts.Subpather == nil && n.Subpather != nil {
 		opts.Subpather = n.Subpather
 	}
-	if opts.BlockDevices == nil {
+	if opts.BlockDevices == nil && n.BlockDevices != nil {
 		opts.BlockDevices = n.BlockDevices
+	}
+	if opts.Files == nil || opts.HostUtils == nil || opts.Subpather == nil || opts.BlockDevices == nil {
+		return nil, fmt.Errorf("%w: an offline node needs Files, HostUtils, Subpather and BlockDevices (NewNode makes them); without one the Generator would use the host's", configgen.ErrInvalidOptions)
 	}
 	if opts.ImageUsers == nil && n.ImageUsers != nil {
 		opts.ImageUsers = n.ImageUsers
 	}
-	if opts.ConfigMaps == nil {
-		opts.ConfigMaps = n.Objects
-	}
-	if opts.Secrets == nil {
-		opts.Secrets = n.Objects
-	}
-	if opts.Services == nil {
-		opts.Services = n.Objects
-	}
-	if opts.Node == nil {
-		opts.Node = n.Objects
+	if n.Objects != nil {
+		serveObjects(&opts, n.Objects)
 	}
 	return configgen.New(opts)
+}
+
+// serveObjects makes objects the source of each kind of object opts has none for.
+func serveObjects(opts *configgen.Options, objects *Objects) {
+	if opts.ConfigMaps == nil {
+		opts.ConfigMaps = objects
+	}
+	if opts.Secrets == nil {
+		opts.Secrets = objects
+	}
+	if opts.Services == nil {
+		opts.Services = objects
+	}
+	if opts.Node == nil {
+		opts.Node = objects
+	}
 }

@@ -18,7 +18,7 @@ import (
 // that what the node holds does not grow with the number of pods. The node's objects stay. A
 // namespace, name or UID that is not a single path element is an error, and nothing is removed.
 func (n *Node) RemovePod(pod *v1.Pod) error {
-	if pod == nil {
+	if n == nil || pod == nil {
 		return nil
 	}
 	for _, f := range []struct{ field, value string }{

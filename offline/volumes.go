@@ -13,17 +13,23 @@ import (
 )
 
 // Volumes returns the pod's volumes mounted where kubelet mounts them (MountedVolume), and
-// creates their directories in Files and HostUtils, empty.
+// creates their directories in Files and HostUtils, empty; a nil Files or HostUtils, or a nil
+// Node, is skipped.
 func (n *Node) Volumes(pod *v1.Pod) mounts.VolumeMap {
 	if pod == nil {
 		return mounts.VolumeMap{}
+	}
+	if n == nil {
+		n = &Node{}
 	}
 	vm := make(mounts.VolumeMap, len(pod.Spec.Volumes))
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
 		v := MountedVolume(n.Options.RootDir, pod, vol)
-		if v.HostPath != "" {
+		if v.HostPath != "" && n.Files != nil {
 			_ = n.Files.MkdirAll(v.HostPath, 0o777)
+		}
+		if v.HostPath != "" && n.HostUtils != nil {
 			n.HostUtils.AddPath(v.HostPath, os.ModeDir|0o777)
 		}
 		vm[vol.Name] = v
