@@ -11,7 +11,8 @@
 //   - in Go (see the example below): manifest.Read turns manifests into the Pods their
 //     controllers would create (manifest.Open streams them, for inputs too large to hold);
 //     defaults and admission make each Pod what the API server would store; a Generator from
-//     configgen/configgentest.NewNode renders it on an in-memory node.
+//     offline.NewNode renders it on a node with no host (configgen/configgentest wraps that node
+//     in test doubles for tests).
 //
 // Embed it in a kubelet or a runtime shim (a CRI runtime on a real node):
 //   - configgen.New(configgen.Options{...}) once per node, then per pod GeneratePodSandboxConfig,
@@ -32,8 +33,10 @@
 // configgen orchestrates mounts (volumeMounts and subPath), blockdev (volumeDevices), hosts
 // (hostname and /etc/hosts), logs (log paths and termination messages), security (security
 // contexts, namespaces, runAsNonRoot) and resources (CPU, memory, OOM score); each is usable on its
-// own under kubelet's function names. subpath and hostfs are the Linux backends, with in-memory
-// doubles in mounts/mountstest and hostfs; features holds kubelet's feature gates. Errors of every
-// package carry one of three categories (configgen.ErrInvalidPod, ErrInvalidOptions,
-// ErrDependencyFailed) that say whether to retry.
+// own under kubelet's function names. subpath and hostfs are the Linux backends (hostfs has an
+// in-memory one too); offline is the node with no host, on in-memory backends of its own;
+// mounts/mountstest, blockdev/blockdevtest and hostfs/hostfstest are test doubles that record calls
+// and inject errors; features holds kubelet's feature gates. Errors of every package carry one of
+// three categories (configgen.ErrInvalidPod, ErrInvalidOptions, ErrDependencyFailed) that say
+// whether to retry.
 package podconfig

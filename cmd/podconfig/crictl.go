@@ -20,7 +20,7 @@ import (
 
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/terminal"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // With -o crictl, the kubelet root and pod logs directories are these, below --output-directory,
@@ -35,7 +35,7 @@ const (
 // source).
 type crictlPod struct {
 	files *hostfs.Memory
-	paths *mountstest.HostUtils
+	paths *offline.HostUtils
 	binds map[string]string
 	// podDir is the pod's kubelet directory, <root>/pods/<uid>.
 	podDir string

@@ -22,10 +22,10 @@ import (
 
 	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/validation"
@@ -293,7 +293,7 @@ type renderer struct {
 	resolvConf []byte
 	// objects are the input's objects every offline node serves, one store for them all: its
 	// Services and Node (objectsOf).
-	objects *configgentest.Objects
+	objects *offline.Objects
 	// store serves the input's ConfigMaps and Secrets, which objects leaves out; nil means objects
 	// holds them.
 	store *podObjects
@@ -314,7 +314,7 @@ type renderer struct {
 }
 
 // forgetPod removes what the offline node holds for the pod rendered last (its directories and
-// files, the host paths and subPath binds below them, the calls recorded), once it is written:
+// files, the host paths, block devices and subPath binds below them), once it is written:
 // the pods of an input never see each other's directories, so what a node holds stays that of one
 // pod, however many the input has.
 func (r *renderer) forgetPod() {
@@ -328,8 +328,6 @@ func (r *renderer) forgetPod() {
 	}
 	// A pod whose name or UID is not a path element made no directory, and has nothing to remove.
 	_ = on.node.RemovePod(pod)
-	on.node.HostUtils.ResetCalls()
-	on.node.Subpather.ResetCalls()
 }
 
 // objectStore serves ConfigMaps and Secrets.
@@ -419,7 +417,7 @@ func (d *decodedObjects[T]) forget() {
 
 // objectsOf is the store of what the offline nodes serve: the input's ConfigMaps, Secrets,
 // Services and Node, and the kubernetes Service every cluster has, unless the input has its own.
-func objectsOf(b *manifest.Bundle) *configgentest.Objects {
+func objectsOf(b *manifest.Bundle) *offline.Objects {
 	var objs []interface{}
 	hasKubernetes := false
 	for _, o := range b.ConfigMaps {
@@ -444,7 +442,7 @@ func objectsOf(b *manifest.Bundle) *configgentest.Objects {
 	if b.Node != nil {
 		objs = append(objs, b.Node)
 	}
-	return configgentest.NewObjects(objs...)
+	return offline.NewObjects(objs...)
 }
 
 // assumedNode is the Node served when the input has none: named as the pod is bound (manifest
@@ -495,7 +493,7 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 // Generator keeps what it learns of them (a namespace's service variables) from one pod to the
 // next, as a node does.
 type offlineNode struct {
-	node *configgentest.Node
+	node *offline.Node
 	gen  *configgen.Generator
 	// store serves the input's ConfigMaps and Secrets.
 	store objectStore
@@ -520,7 +518,7 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 	// memory per pod.
 	nodeObjects := r.objects
 	if r.bundle.Node == nil {
-		nodeObjects = configgentest.NewObjects(assumedNode(pod.Spec.NodeName, nodeIPs))
+		nodeObjects = offline.NewObjects(assumedNode(pod.Spec.NodeName, nodeIPs))
 	}
 	on := &offlineNode{node: r.newNode(nodeObjects, nodeIPs)}
 	on.store = r.objects
@@ -552,8 +550,8 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 const maxOfflineNodes = 64
 
 // newNode builds an offline node from the flags, serving objects.
-func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *configgentest.Node {
-	node := configgentest.NewNode()
+func (r *renderer) newNode(objects *offline.Objects, nodeIPs []net.IP) *offline.Node {
+	node := offline.NewNode()
 	node.Objects = objects
 	node.Options.ImageUsers = r.imageUsers()
 	o := &node.Options

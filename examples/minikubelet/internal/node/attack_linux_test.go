@@ -20,8 +20,8 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
@@ -199,7 +199,7 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 			{Name: "huge", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<60, resource.BinarySI)}}},
 		}}}
 	applyDefaults(pod, "node") // as node.Load does: the API server's defaults (defaultMode)
-	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: configgentest.NewObjects(
+	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: offline.NewObjects(
 		&v1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}})}
 	node := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) {
 		return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(allocatable, resource.BinarySI)}}}, nil

@@ -22,11 +22,10 @@ import (
 
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
@@ -65,7 +64,7 @@ type Config struct {
 	// Objects serves the ConfigMaps, Secrets and Services pods refer to; nil means none. The
 	// node has no API server: UpdateObjects changes objects and shows the change in running
 	// pods' volumes.
-	Objects *configgentest.Objects
+	Objects *offline.Objects
 	// Tokens requests the service-account tokens of projected serviceAccountToken sources
 	// (kube-api-access volumes) from an API server (e.g. clientgo.TokenRequester), through
 	// kubelet's token manager (volumes.TokenManager); nil means volumes.PlaceholderTokens, a
@@ -93,7 +92,7 @@ type Node struct {
 	cfg Config
 	gen *configgen.Generator
 	// userns hands out the host ids of pods with hostUsers: false.
-	userns *securitytest.UserNamespaces
+	userns *offline.UserNamespaces
 	sub    *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
@@ -130,7 +129,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, errors.New("node: Config.Runtime and Config.Images are required")
 	}
 	if cfg.Objects == nil {
-		cfg.Objects = configgentest.NewObjects()
+		cfg.Objects = offline.NewObjects()
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
@@ -188,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	// As kubelet's userns manager without a kubelet entry in /etc/subuid: 65536 host ids per pod
 	// from 65536 up, for at most 110 pods (its default --max-pods), where the runtime's handler
 	// supports user namespaces. The ranges are kept in memory only, not under the pod directory.
-	userns := securitytest.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
+	userns := offline.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
 	userns.Handlers = facts.UserNamespaceHandlers()
 	opts.Security.UserNamespaces = userns
 	gen, err := configgen.New(opts)
