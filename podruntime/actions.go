@@ -35,10 +35,14 @@ type PodActions struct {
 
 // ContainerToKill is a container SyncPod stops, and why (the Killing event's message).
 type ContainerToKill struct {
-	ID        ContainerID
-	Name      string
+	// ID is the running attempt to stop.
+	ID ContainerID
+	// Name is the container's name.
+	Name string
+	// Container is the container's spec.
 	Container *v1.Container
-	Message   string
+	// Message is why, in kubelet's words.
+	Message string
 }
 
 // String describes the actions as kubelet's log line does.

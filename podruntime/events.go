@@ -26,15 +26,20 @@ const (
 // Event is an event kubelet records about a pod or one of its containers. A client-go
 // EventRecorder records it with the reference kubelet uses: the pod, with FieldPath.
 type Event struct {
+	// Pod is the pod the event is about, or whose container it is about.
 	Pod *v1.Pod
 	// Container is the container's name and FieldPath its place in the spec
 	// ("spec.containers{web}", "spec.initContainers{setup}"); both empty for an event about the
 	// pod.
 	Container string
+	// FieldPath is kubelet's reference to the container within the pod.
 	FieldPath string
 	// Type is v1.EventTypeNormal or v1.EventTypeWarning.
-	Type    string
-	Reason  string
+	Type string
+	// Reason is kubelet's reason (EventCreated, EventBackOff, ...).
+	Reason string
+	// Message is kubelet's message, the runtime's words about a container ID naming the
+	// container instead.
 	Message string
 }
 

@@ -37,9 +37,10 @@ type RuntimeHandlerResolver interface {
 
 // Options describes the runtime and the node a Manager runs pods on.
 type Options struct {
-	// Runtime and Images are the CRI services. Required.
+	// Runtime is the CRI runtime service. Required.
 	Runtime runtimeapi.RuntimeServiceClient
-	Images  runtimeapi.ImageServiceClient
+	// Images is the CRI image service. Required.
+	Images runtimeapi.ImageServiceClient
 	// Generator makes the sandbox and container configs. Required.
 	Generator Generator
 	// RuntimeName is the runtime's name, the scheme of status containerIDs ("containerd");

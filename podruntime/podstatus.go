@@ -56,14 +56,17 @@ func (c ContainerID) String() string { return c.Type + "://" + c.ID }
 // ContainerStatus is one container of a pod as the runtime holds it (kubelet's
 // kubecontainer.Status): one attempt, so a container restarted twice has three.
 type ContainerStatus struct {
+	// ID is the attempt's ID in the runtime.
 	ID ContainerID
 	// Name is the container's name in the pod spec, from the io.kubernetes.container.name label.
-	Name  string
+	Name string
+	// State is the attempt's state in the runtime.
 	State ContainerState
 	// CreatedAt is when the runtime created the container; StartedAt is set once it was started
 	// (any state but created), FinishedAt and the exit fields once it exited.
 	CreatedAt, StartedAt, FinishedAt time.Time
-	ExitCode                         int
+	// ExitCode is the exit code of an exited container.
+	ExitCode int
 	// Reason and Message are the runtime's for an exited container (OOMKilled, Error,
 	// Completed, ContainerCannotRun), Message followed by the termination message as kubelet
 	// reads it (logs.ContainerStatusMessage).
@@ -97,6 +100,8 @@ type ContainerStatus struct {
 // ContainerResources are a container's CPU and memory as the runtime reports them
 // (kubecontainer.ContainerResources); nil fields were not reported.
 type ContainerResources struct {
+	// CPURequest is from the container's cpu.shares, CPULimit from its CFS quota and period,
+	// MemoryLimit from its memory limit.
 	CPURequest, CPULimit, MemoryLimit *resource.Quantity
 }
 
@@ -104,6 +109,7 @@ type ContainerResources struct {
 // and every container attempt still in the runtime. GetPodStatus builds it; ComputePodActions,
 // SyncPod and GenerateAPIPodStatus read it and never change it.
 type PodStatus struct {
+	// ID, Name and Namespace are the pod's.
 	ID        types.UID
 	Name      string
 	Namespace string

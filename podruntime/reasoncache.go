@@ -13,7 +13,9 @@ const maxReasons = 1000
 // ReasonItem is why a container last failed to start: the brief error (its text is the waiting
 // reason, e.g. CrashLoopBackOff) and kubelet's message.
 type ReasonItem struct {
-	Err     error
+	// Err is the brief error, its text the waiting reason.
+	Err error
+	// Message is kubelet's message, the waiting message.
 	Message string
 }
 

@@ -59,13 +59,15 @@ const (
 // SyncResult is the outcome of one action of SyncPod or KillPod (kubelet's
 // kubecontainer.SyncResult).
 type SyncResult struct {
+	// Action is what was done.
 	Action SyncAction
 	// Target is the container's name, or for sandbox actions the pod as kubelet names it
 	// ("name_namespace(uid)").
 	Target string
 	// Error is the brief reason, one of the Err* of this package, nil on success; Message is
 	// kubelet's human-readable text.
-	Error   error
+	Error error
+	// Message is kubelet's text of the failure, the waiting message of the container's status.
 	Message string
 	// Cause is the error behind Message when there is one (the Generator's refusal, the
 	// runtime's gRPC error), for errors.Is, errors.As and %+v. Kubelet keeps only its text.
@@ -84,8 +86,10 @@ func (r *SyncResult) Fail(err error, msg string, cause error) {
 // kubecontainer.PodSyncResult): the results of the actions it took, in order, and an error that
 // stopped the pass outside any action.
 type PodSyncResult struct {
+	// SyncResults are the actions' outcomes, in the order they were taken.
 	SyncResults []*SyncResult
-	SyncError   error
+	// SyncError stopped the pass outside any action (the sandbox's status could not be read).
+	SyncError error
 }
 
 // Error summarises every failure in kubelet's words ("failed to SyncPod: ...", `failed to

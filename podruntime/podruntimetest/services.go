@@ -16,10 +16,12 @@ type runtimeServer struct {
 	r *Runtime
 }
 
+// Version reports Name.
 func (s *runtimeServer) Version(context.Context, *runtimeapi.VersionRequest) (*runtimeapi.VersionResponse, error) {
 	return &runtimeapi.VersionResponse{Version: "0.1.0", RuntimeName: Name, RuntimeVersion: "v0", RuntimeApiVersion: "v1"}, nil
 }
 
+// Status reports the runtime and its network ready, with Handlers.
 func (s *runtimeServer) Status(context.Context, *runtimeapi.StatusRequest) (*runtimeapi.StatusResponse, error) {
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
@@ -30,10 +32,12 @@ func (s *runtimeServer) Status(context.Context, *runtimeapi.StatusRequest) (*run
 	}, nil
 }
 
+// RuntimeConfig reports the cgroupfs driver.
 func (s *runtimeServer) RuntimeConfig(context.Context, *runtimeapi.RuntimeConfigRequest) (*runtimeapi.RuntimeConfigResponse, error) {
 	return &runtimeapi.RuntimeConfigResponse{Linux: &runtimeapi.LinuxRuntimeConfiguration{CgroupDriver: runtimeapi.CgroupDriver_CGROUPFS}}, nil
 }
 
+// RunPodSandbox makes a ready sandbox; one with its own network gets PodIP.
 func (s *runtimeServer) RunPodSandbox(_ context.Context, req *runtimeapi.RunPodSandboxRequest) (*runtimeapi.RunPodSandboxResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -58,6 +62,7 @@ func (s *runtimeServer) RunPodSandbox(_ context.Context, req *runtimeapi.RunPodS
 	return &runtimeapi.RunPodSandboxResponse{PodSandboxId: sb.id}, nil
 }
 
+// StopPodSandbox kills what runs in the sandbox and makes it not ready.
 func (s *runtimeServer) StopPodSandbox(_ context.Context, req *runtimeapi.StopPodSandboxRequest) (*runtimeapi.StopPodSandboxResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -86,6 +91,7 @@ func sandboxName(sb *sandbox, id string) string {
 	return sb.name()
 }
 
+// RemovePodSandbox removes a stopped sandbox and its containers; an unknown one is no error.
 func (s *runtimeServer) RemovePodSandbox(_ context.Context, req *runtimeapi.RemovePodSandboxRequest) (*runtimeapi.RemovePodSandboxResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -109,6 +115,7 @@ func (s *runtimeServer) RemovePodSandbox(_ context.Context, req *runtimeapi.Remo
 	return &runtimeapi.RemovePodSandboxResponse{}, nil
 }
 
+// PodSandboxStatus reports a sandbox.
 func (s *runtimeServer) PodSandboxStatus(_ context.Context, req *runtimeapi.PodSandboxStatusRequest) (*runtimeapi.PodSandboxStatusResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -121,6 +128,7 @@ func (s *runtimeServer) PodSandboxStatus(_ context.Context, req *runtimeapi.PodS
 	return &runtimeapi.PodSandboxStatusResponse{Status: sb.status()}, nil
 }
 
+// ListPodSandbox lists the sandboxes the filter selects, the oldest first.
 func (s *runtimeServer) ListPodSandbox(_ context.Context, req *runtimeapi.ListPodSandboxRequest) (*runtimeapi.ListPodSandboxResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -139,6 +147,7 @@ func (s *runtimeServer) ListPodSandbox(_ context.Context, req *runtimeapi.ListPo
 	return out, nil
 }
 
+// CreateContainer makes a created container in a ready sandbox.
 func (s *runtimeServer) CreateContainer(_ context.Context, req *runtimeapi.CreateContainerRequest) (*runtimeapi.CreateContainerResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -168,6 +177,7 @@ func (s *runtimeServer) CreateContainer(_ context.Context, req *runtimeapi.Creat
 	return &runtimeapi.CreateContainerResponse{ContainerId: c.id}, nil
 }
 
+// StartContainer runs a created container.
 func (s *runtimeServer) StartContainer(_ context.Context, req *runtimeapi.StartContainerRequest) (*runtimeapi.StartContainerResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -193,6 +203,7 @@ func containerName(c *container, id string) string {
 	return c.name()
 }
 
+// StopContainer makes a running container exit with StoppedExitCode.
 func (s *runtimeServer) StopContainer(_ context.Context, req *runtimeapi.StopContainerRequest) (*runtimeapi.StopContainerResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -210,6 +221,7 @@ func (s *runtimeServer) StopContainer(_ context.Context, req *runtimeapi.StopCon
 	return &runtimeapi.StopContainerResponse{}, nil
 }
 
+// RemoveContainer removes a container that does not run; an unknown one is no error.
 func (s *runtimeServer) RemoveContainer(_ context.Context, req *runtimeapi.RemoveContainerRequest) (*runtimeapi.RemoveContainerResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -228,6 +240,7 @@ func (s *runtimeServer) RemoveContainer(_ context.Context, req *runtimeapi.Remov
 	return &runtimeapi.RemoveContainerResponse{}, nil
 }
 
+// ContainerStatus reports a container.
 func (s *runtimeServer) ContainerStatus(_ context.Context, req *runtimeapi.ContainerStatusRequest) (*runtimeapi.ContainerStatusResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -240,6 +253,7 @@ func (s *runtimeServer) ContainerStatus(_ context.Context, req *runtimeapi.Conta
 	return &runtimeapi.ContainerStatusResponse{Status: c.status()}, nil
 }
 
+// ListContainers lists the containers the filter selects, the oldest first.
 func (s *runtimeServer) ListContainers(_ context.Context, req *runtimeapi.ListContainersRequest) (*runtimeapi.ListContainersResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -265,6 +279,7 @@ type imageServer struct {
 	r *Runtime
 }
 
+// ImageStatus reports a present image, nil for another.
 func (s *imageServer) ImageStatus(_ context.Context, req *runtimeapi.ImageStatusRequest) (*runtimeapi.ImageStatusResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -277,6 +292,7 @@ func (s *imageServer) ImageStatus(_ context.Context, req *runtimeapi.ImageStatus
 	return &runtimeapi.ImageStatusResponse{Image: r.images[req.GetImage().GetImage()]}, nil
 }
 
+// PullImage makes an image of the Registry present.
 func (s *imageServer) PullImage(_ context.Context, req *runtimeapi.PullImageRequest) (*runtimeapi.PullImageResponse, error) {
 	r := s.r
 	r.mu.Lock()
@@ -294,6 +310,7 @@ func (s *imageServer) PullImage(_ context.Context, req *runtimeapi.PullImageRequ
 	return &runtimeapi.PullImageResponse{ImageRef: id}, nil
 }
 
+// ListImages lists the present images.
 func (s *imageServer) ListImages(context.Context, *runtimeapi.ListImagesRequest) (*runtimeapi.ListImagesResponse, error) {
 	r := s.r
 	r.mu.Lock()
