@@ -29,7 +29,10 @@ const minimumGracePeriodInSeconds = 2
 // grace period ran out. podStatus says what runs (GetPodStatus). gracePeriodOverride, when set,
 // replaces each container's grace period, as kubelet's eviction and node shutdown do. pod may be
 // nil for a pod the caller no longer knows: each container's grace period is then read back from
-// its annotations. Sandboxes are stopped, not removed (GarbageCollectPod removes them).
+// its annotations. Sandboxes are stopped, not removed (GarbageCollectPod removes them). A status
+// read after KillPod shows no pod IPs, the sandbox being stopped: give it the IPs of podStatus
+// before GenerateAPIPodStatus, as kubelet's SyncTerminatingPod does, so the final status keeps
+// them.
 func (m *Manager) KillPod(ctx context.Context, pod *v1.Pod, podStatus *PodStatus, gracePeriodOverride *int64) error {
 	if err := m.built(); err != nil {
 		return err

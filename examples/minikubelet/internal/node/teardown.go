@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/podruntime"
 )
 
 // The teardown's retries of what the runtime refuses for a moment: containerd 1.6 can lose its
@@ -80,10 +81,14 @@ func (r *podRun) podLogsDir() string {
 func (r *podRun) removeFromRuntime(ctx context.Context) []error {
 	rt := r.n.rt
 	grace := r.gracePeriodOverride()
+	var running *podruntime.PodStatus
 	err := retry(ctx, killAttempts, func() error {
 		st, err := rt.GetPodStatus(ctx, r.pod.UID, r.pod.Name, r.pod.Namespace)
 		if err != nil {
 			return err
+		}
+		if running == nil {
+			running = st
 		}
 		return rt.KillPod(ctx, r.pod, st, grace)
 	})
@@ -92,6 +97,11 @@ func (r *podRun) removeFromRuntime(ctx context.Context) []error {
 		errs = append(errs, fmt.Errorf("KillPod: %w", err))
 	}
 	if st, err := rt.GetPodStatus(ctx, r.pod.UID, r.pod.Name, r.pod.Namespace); err == nil {
+		// A stopped sandbox shows no IPs: the final status keeps those the pod had, as kubelet's
+		// SyncTerminatingPod does.
+		if running != nil {
+			st.IPs = running.IPs
+		}
 		r.observe(st, true)
 	}
 	if err := retry(ctx, removeAttempts, func() error { return rt.GarbageCollectPod(ctx, r.pod.UID, true) }); err != nil {

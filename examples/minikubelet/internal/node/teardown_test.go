@@ -32,12 +32,17 @@ func testManager(t *testing.T, rt *podruntimetest.Runtime) *podruntime.Manager {
 	return m
 }
 
-// runningPod is a pod whose container runs on the runtime, and its run.
+// runningPod is a host-network pod whose container runs on the runtime, and its run.
 func runningPod(t *testing.T, rt *podruntimetest.Runtime, cfg Config) *podRun {
+	return runningPodOn(t, rt, cfg, true)
+}
+
+// runningPodOn is runningPod on the host's network or the pod's own.
+func runningPodOn(t *testing.T, rt *podruntimetest.Runtime, cfg Config, hostNetwork bool) *podRun {
 	t.Helper()
 	rt.AddImage("app:1", "sha256:app", 1)
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "0b6e3d7a-0000-4000-8000-000000000001"},
-		Spec: v1.PodSpec{HostNetwork: true, Containers: []v1.Container{{Name: "main", Image: "app:1"}}}}
+		Spec: v1.PodSpec{HostNetwork: hostNetwork, Containers: []v1.Container{{Name: "main", Image: "app:1"}}}}
 	defaults.SetObjectDefaultsPod(pod)
 	cfg.Logf = func(string, ...any) {}
 	n := &Node{cfg: cfg, rt: testManager(t, rt)}
@@ -108,6 +113,15 @@ func TestTeardownStopsContainersWithinTheShutdownGracePeriod(t *testing.T) {
 			assert.Equal(t, v1.PodFailed, r.status.Pod.Phase, "stopped for good with 137: Failed")
 		})
 	}
+}
+
+func TestTeardownKeepsThePodIPsInTheFinalStatus(t *testing.T) {
+	// A stopped sandbox shows no IP: kubelet's SyncTerminatingPod keeps those from before.
+	rt := &podruntimetest.Runtime{}
+	r := runningPodOn(t, rt, Config{}, false)
+	require.Empty(t, r.removeFromRuntime(context.Background()))
+	assert.Equal(t, []string{podruntimetest.DefaultPodIP}, r.status.PodIPs)
+	assert.Equal(t, podruntimetest.DefaultPodIP, r.status.Pod.PodIP)
 }
 
 func errorsJoined(errs []error) error { return errors.Join(errs...) }
