@@ -19,6 +19,8 @@
 //     MakePodLogsDirectory and, per container, GenerateContainerConfig;
 //   - volumes fills and sets up the volumes kubelet makes itself, giving the mounts.VolumeMap the
 //     Generator takes; images decides pulls and the image reference; backoff paces restarts;
+//   - podruntime runs the pod on the CRI runtime as kubelet's runtime manager does (SyncPod,
+//     KillPod) and reports its status as kubelet computes it (GenerateAPIPodStatus);
 //   - examples/minikubelet runs the whole sequence against containerd.
 //
 // A provider without CRI (virtual-kubelet and the like, which pass plain values to a remote

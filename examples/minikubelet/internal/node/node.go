@@ -24,6 +24,7 @@ import (
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/offline"
+	"github.com/podconfig/podconfig/podruntime"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/subpath"
@@ -96,10 +97,9 @@ type Node struct {
 	sub    *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
-	// crashLoop holds every container's restart back-off; clock is what it and the restarts
-	// are timed by.
-	crashLoop *backoff.CrashLoop
-	clock     clock.Clock
+	// rt runs the pods on the runtime as kubelet's runtime manager does; it holds every
+	// container's restart back-off.
+	rt *podruntime.Manager
 	// vols sets up and tears down the pods' volumes.
 	vols *volumes.Manager
 
@@ -143,7 +143,8 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.PodLogsDir == "" {
 		cfg.PodLogsDir = logs.DefaultPodLogsDirectory
 	}
-	if _, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{}); err != nil {
+	version, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{})
+	if err != nil {
 		return nil, fmt.Errorf("node: runtime version: %w", err)
 	}
 	// As kubelet does: the cgroup driver from RuntimeConfig when the runtime has it, and the
@@ -201,9 +202,17 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	} else {
 		cfg.Logf("service-account tokens: placeholders no API server accepts (set Config.Tokens for real ones)")
 	}
-	return &Node{cfg: cfg, gen: gen, userns: userns, sub: subpath.New(), node: nodeGetter,
-		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
-		vols: newVolumeManager(cfg, nodeGetter, tokens)}, nil
+	n := &Node{cfg: cfg, gen: gen, userns: userns, sub: subpath.New(), node: nodeGetter,
+		vols: newVolumeManager(cfg, nodeGetter, tokens)}
+	n.rt, err = podruntime.New(ctx, podruntime.Options{
+		Runtime: cfg.Runtime, Images: cfg.Images, Generator: timedGenerator{gen, n}, RuntimeName: version.GetRuntimeName(),
+		NodeIPs: cfg.NodeIPs, RuntimeHandlers: facts.Handlers, CrashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk),
+		Clock: clk, Events: n.logEvent, OnWarning: func(pod *v1.Pod, msg string) { cfg.Logf("warning: pod %s/%s: %s", pod.Namespace, pod.Name, msg) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	return n, nil
 }
 
 // newVolumeManager is the volumes.Manager of a node: the pods' objects, the node's allocatable
