@@ -651,10 +651,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		if _, err := gen.MakePodLogsDirectory(pod); err != nil {
 			return nil, fmt.Errorf("%s: %w", podName, err)
 		}
-		out.crictl = &crictlPod{
-			files: node.Files, paths: node.HostUtils, binds: map[string]string{},
-			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
-		}
+		out.crictl = r.newCrictlPod(pod, on, volumes)
 	}
 	out.Volumes = r.renderVolumes(ctx, pod, on, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
 	for _, e := range containersOf(pod) {

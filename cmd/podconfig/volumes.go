@@ -32,10 +32,7 @@ type jsonFile struct {
 // renderVolumes builds the files of the pod's volumes as kubelet's plugins would write them. A
 // volume kubelet could not set up is a warning (the pod would not start), not a render error.
 func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, warn func(configgen.Warning)) []jsonVolume {
-	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
-	o := &on.node.Options
-	src := volumes.Sources{ConfigMaps: o.ConfigMaps, Secrets: o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{}}
-	src.ConfigMaps = rootCAFallback{objects: on.store, next: src.ConfigMaps}
+	src := r.volumeSources(on)
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
@@ -70,6 +67,17 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		out = append(out, jv)
 	}
 	return out
+}
+
+// volumeSources are what the files of the volumes of pods rendered on on are made of: the
+// Generator's own getters (the input's objects unless --allow-missing put placeholders), a
+// placeholder kube-root-ca.crt, the node, placeholder tokens.
+func (r *renderer) volumeSources(on *offlineNode) volumes.Sources {
+	o := &on.node.Options
+	return volumes.Sources{
+		ConfigMaps: rootCAFallback{objects: on.store, next: o.ConfigMaps},
+		Secrets:    o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{},
+	}
 }
 
 // secretPaths are the paths of vol that hold secret data or tokens: every file of a secret
