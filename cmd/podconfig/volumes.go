@@ -32,6 +32,7 @@ type jsonFile struct {
 // renderVolumes builds the files of the pod's volumes as kubelet's plugins would write them. A
 // volume kubelet could not set up is a warning (the pod would not start), not a render error.
 func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, warn func(configgen.Warning)) []jsonVolume {
+	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
 	src := r.volumeSources(on)
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
