@@ -36,6 +36,9 @@ metadata: {name: volfiles, labels: {app: demo}}
 spec:
   restartPolicy: Never
   hostNetwork: true
+  # The API server refuses a serviceAccountToken projection without one; admission names
+  # "default" where a pod names none.
+  serviceAccountName: default
   volumes:
   - {name: cm, configMap: {name: files}}
   - {name: sec, secret: {secretName: keys}}
