@@ -289,3 +289,34 @@ func TestCrictlOutputWritesEveryVolumeFileRenderComputed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, checked, 50, "volume files checked")
 }
+
+// Owners are changed only by root: a user who is not cannot give a file away, so the volume's
+// files stay theirs instead of failing the render (kubelet always runs as root).
+func TestCrictlVolumeFSChangesOwnersOnlyAsRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("changing a file's owner needs root")
+	}
+	for _, tc := range []struct {
+		name string
+		root bool
+		want uint32
+	}{
+		{"as root the owner is changed", true, 1234},
+		{"as another user it is left", false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "vol"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "vol", "f"), nil, 0o644))
+			o, err := openCrictlOut(dir)
+			require.NoError(t, err)
+			defer o.close()
+			o.root = tc.root
+			v := &crictlVolumeFS{o: o, dir: "vol"}
+			require.NoError(t, v.Lchown("f", 1234, -1))
+			fi, err := os.Lstat(filepath.Join(dir, "vol", "f"))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, fi.Sys().(*syscall.Stat_t).Uid)
+		})
+	}
+}
