@@ -36,8 +36,8 @@ metadata: {name: volfiles, labels: {app: demo}}
 spec:
   restartPolicy: Never
   hostNetwork: true
-  # The API server refuses a serviceAccountToken projection without one; admission names
-  # "default" where a pod names none.
+  # What the ServiceAccount admission plugin gives a pod, which the API server then requires of
+  # a serviceAccountToken projection.
   serviceAccountName: default
   volumes:
   - {name: cm, configMap: {name: files}}

@@ -21,7 +21,7 @@ import (
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/mounts"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/volumes"
 )
 
@@ -37,7 +37,7 @@ const (
 // source), the host paths of the pod's volumes, and the volume manager that writes their files.
 type crictlPod struct {
 	files *hostfs.Memory
-	paths *mountstest.HostUtils
+	paths *offline.HostUtils
 	binds map[string]string
 	// podDir is the pod's kubelet directory, <root>/pods/<uid>.
 	podDir string
