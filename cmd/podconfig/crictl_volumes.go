@@ -90,9 +90,9 @@ func (h hiddenTokens) GetServiceAccountToken(ctx context.Context, namespace, nam
 }
 
 // crictlSetUp lists the volumes -o crictl sets up with volumes.Manager: every emptyDir, and the
-// configMap, secret, downwardAPI and projected volumes whose files render computed (one it
-// could not is a FailedMount warning already, and stays an empty directory). hostPath volumes are
-// the host's; the other types are empty directories.
+// configMap, secret, downwardAPI and projected volumes whose files render computed (a pod with
+// one it could not compute fails before it is written). hostPath volumes are the host's; the
+// other types are empty directories.
 func crictlSetUp(p *podResult) []*v1.Volume {
 	rendered := map[string]bool{}
 	for _, v := range p.Volumes {
