@@ -70,7 +70,7 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.recursive, "recursive", false, "the same as -R")
 	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml, table or crictl (files for crictl runp and create, written below --output-directory)")
 	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml, table or crictl (same as -o)")
-	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/)")
+	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/): /etc/hosts, termination-message files, and the emptyDir, configMap, secret, downwardAPI and projected volumes as kubelet sets them up (each file with its mode and owner, the ..data link; on disk, nothing mounted), a Secret's values and tokens only with --show-secrets, otherwise each as the text "+strconv.Quote(secretPlaceholderText)+" repeated and cut to its size; hostPath volumes are the host's, other volumes empty directories")
 	fs.IntVar(&cfg.replicas, "replicas", 1, "how many pods to render per workload, from the first (capped by the workload's own count)")
 	cfg.ordinal = -1
 	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")

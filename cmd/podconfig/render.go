@@ -706,10 +706,7 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			errs.add(err, "", nil, "")
 			return nil, errs.err()
 		}
-		out.crictl = &crictlPod{
-			files: node.Files, paths: node.HostUtils, binds: map[string]string{},
-			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
-		}
+		out.crictl = r.newCrictlPod(pod, on, volumes)
 	}
 	out.Volumes = r.renderVolumes(ctx, pod, on, errs)
 	for _, e := range containersOf(pod) {

@@ -37,9 +37,7 @@ type jsonFile struct {
 // ConfigMap or Secret the input lacks is named with the remedy, as a missing env reference is.
 func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, errs *podErrors) []jsonVolume {
 	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
-	o := &on.node.Options
-	src := volumes.Sources{ConfigMaps: o.ConfigMaps, Secrets: o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{}}
-	src.ConfigMaps = rootCAFallback{objects: on.store, next: src.ConfigMaps}
+	src := r.volumeSources(on)
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
@@ -79,6 +77,17 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		out = append(out, jv)
 	}
 	return out
+}
+
+// volumeSources are what the files of the volumes of pods rendered on on are made of: the
+// Generator's own getters (the input's objects unless --allow-missing put placeholders), a
+// placeholder kube-root-ca.crt, the node, placeholder tokens.
+func (r *renderer) volumeSources(on *offlineNode) volumes.Sources {
+	o := &on.node.Options
+	return volumes.Sources{
+		ConfigMaps: rootCAFallback{objects: on.store, next: o.ConfigMaps},
+		Secrets:    o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{},
+	}
 }
 
 // secretPaths are the paths of vol that hold secret data or tokens: every file of a secret
