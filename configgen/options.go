@@ -27,7 +27,7 @@ const DefaultPodLogsDir = logs.DefaultPodLogsDirectory
 // container configs, the sources of API objects, and the host backends. A nil dependency gets the
 // documented default, so Options{} describes a kubelet with default settings on the local Linux
 // host with no API server. Offline users fill in the in-memory backends instead; see the
-// configgentest package.
+// offline package.
 type Options struct {
 	// NodeIPs are the kubelet's node IPs (--node-ip). The family of the first one orders
 	// status.podIPs; with no resolv.conf they pick the local DNS server's family.

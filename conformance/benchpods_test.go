@@ -266,7 +266,6 @@ func newBenchedPod(ctx context.Context, sc *scenario.Scenario, root, logs string
 		if diffs := Compare(k, r); len(diffs) > 0 {
 			return nil, fmt.Errorf("%s renders differently: %s", sc.Name, diffs[0])
 		}
-		n.ResetCalls()
 	}
 	p.out = sidebyside.Pod{Name: sc.Name, Sandbox: sidebyside.Config{Name: "sandbox"}}
 	for i, c := range p.containers {
@@ -328,13 +327,9 @@ func (p *benchedPod) count(ctx context.Context) error {
 			c.Allocs[side], c.Bytes[side] = allocsPerCall(calls, func() {
 				_ = p.render(ctx, side, p.nodes[side], i)
 			})
-			if n := p.nodes[side]; n != nil {
-				n.ResetCalls()
-			}
 		}
 		p.calls.reset()
 		_ = p.render(ctx, sidebyside.OS, p.counted, i)
-		p.counted.ResetCalls()
 		var err error
 		if c.HostCalls, c.Syscalls, err = p.calls.take(); err != nil {
 			return fmt.Errorf("%s: %s: %w", p.sc.Name, c.Name, err)
@@ -377,9 +372,6 @@ func (p *benchedPod) pass(ctx context.Context, order []sidebyside.Side, only sid
 				}
 			}
 			wall, cpuTime := time.Since(start), benchpod.ProcessCPU()-cpu
-			if n != nil {
-				n.ResetCalls()
-			}
 			c.Wall[side] = append(c.Wall[side], float64(wall.Nanoseconds())/float64(batch))
 			c.CPU[side] = append(c.CPU[side], float64(cpuTime.Nanoseconds())/float64(batch))
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -374,7 +375,12 @@ const (
 	devCleanedPaths       = "payload paths are validated after cleaning too"
 	devOneFile            = "paths that clean to one file are an error, not a random winner"
 	devFileIsDirectory    = "a file that is another's directory is refused before writing"
+	devLinkOwnerMapOrder  = "a top-level link's owner is its first file's by path, where kubelet's is by map order"
+	devInvalidPathOrder   = "of several refused paths the first by path is named, where kubelet names one by map order"
 )
+
+// topLinkOwner is the owner of a top-level link into ..data in a tree listing.
+var topLinkOwner = regexp.MustCompile(`(?m)^((?:volumes/[^ ]+/)?[^/ ]+ Lrwxrwxrwx )\d+:\d+( -> \.\.data/)`)
 
 // emptyPodDir is the pod directory before the first step: it and its data directories, 0750.
 const emptyPodDir = ". drwxr-x--- 0:0\nplugins drwxr-x--- 0:0\nvolumes drwxr-x--- 0:0"
@@ -393,6 +399,19 @@ var volumeDeviationShapes = map[string]func(podconfigBefore, kubelet, podconfig 
 	// missing the informer's update; podconfig reads the current one.
 	devTrustBundleFresh: func(_, k, p volumeside.Step) bool {
 		return !k.Failed() && !p.Failed()
+	},
+	// Kubelet chowns a top-level link (q -> ..data/q) to the owner of whichever file below it its
+	// payload map yields first, so among files with different owners the link's is random;
+	// podconfig takes the first file's by path. The trees are otherwise the same.
+	devLinkOwnerMapOrder: func(_, k, p volumeside.Step) bool {
+		norm := func(s string) string { return topLinkOwner.ReplaceAllString(s, "${1}*${2}") }
+		return norm(k.Result) == norm(p.Result) && norm(k.PodDir) == norm(p.PodDir)
+	},
+	// Kubelet validates a payload's paths in map order and names the first it refuses, so among
+	// several refused paths which one it names is random; podconfig names the first by path.
+	devInvalidPathOrder: func(before, k, p volumeside.Step) bool {
+		refused := func(s volumeside.Step) bool { return strings.HasPrefix(s.Result, "error: invalid path: ") }
+		return refused(k) && refused(p) && p.PodDir == before.PodDir
 	},
 	// Kubelet fails writing (EISDIR or EEXIST, by map order) and tears the volume down;
 	// podconfig refuses the payload before making anything.
@@ -475,7 +494,7 @@ func TestRandomVolumes(t *testing.T) {
 	for i := range 30 {
 		sc := randomVolume(r, i)
 		k, p := runVolumeScenario(t, sc)
-		if d, _ := compareVolumeSteps([]string{devNothingLeftOnError, devFileIsDirectory}, k, p); d != "" {
+		if d, _ := compareVolumeSteps([]string{devNothingLeftOnError, devFileIsDirectory, devLinkOwnerMapOrder, devInvalidPathOrder}, k, p); d != "" {
 			t.Fatalf("%s (seed %d): %s", sc.name, seed, d)
 		}
 	}

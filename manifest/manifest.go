@@ -95,6 +95,8 @@ type Pod struct {
 	Pod *v1.Pod
 	// Source names the document, e.g. `app.yaml: document 2 (Deployment web)`.
 	Source string
+	// Kind is the kind of the document the Pod comes from: Pod, Deployment, CronJob, ...
+	Kind string
 }
 
 // RenderContext is the node state a real kubelet knows and a manifest cannot hold. It comes as a

@@ -20,7 +20,9 @@ import (
 
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/terminal"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
+	"github.com/podconfig/podconfig/volumes"
 )
 
 // With -o crictl, the kubelet root and pod logs directories are these, below --output-directory,
@@ -31,20 +33,24 @@ const (
 )
 
 // crictlPod is what -o crictl needs of one rendered pod beyond its configs: the offline node's
-// files, the paths it knows with their modes, and the subPath binds it recorded (bind target ->
-// source).
+// files, the paths it knows with their modes, the subPath binds it recorded (bind target ->
+// source), the host paths of the pod's volumes, and the volume manager that writes their files.
 type crictlPod struct {
 	files *hostfs.Memory
-	paths *mountstest.HostUtils
+	paths *offline.HostUtils
 	binds map[string]string
 	// podDir is the pod's kubelet directory, <root>/pods/<uid>.
 	podDir string
+	// mounts are the pod's volumes by name, with the host paths the configs mount.
+	mounts mounts.VolumeMap
+	// volumes sets the volumes up; its Host is the output directory's, given when it is open.
+	volumes volumes.Manager
 }
 
 // writeCrictlPod writes, below dir, the pod's directory <namespace>_<name> holding the JSON files
 // crictl takes (pod-config.json for runp, container-<name>.json for create) and a README of the
-// commands, and the host files the configs mount (the pod's directory below dir/kubelet, its log
-// directory below dir/pods). It prints the pod's directory on w.
+// commands, and the host files the configs mount (the pod's directory below dir/kubelet with its
+// volumes' files, its log directory below dir/pods). It prints the pod's directory on w.
 //
 // Containers of a pod run from these files write below dir (their volumes are there), so
 // everything below it is resolved through descriptors one name at a time without following a
@@ -79,20 +85,32 @@ func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
 
 // writePod writes the pod's host files, then its crictl files and README.
 func (o *crictlOut) writePod(p *podResult) error {
-	// The host side first: the configs name these paths.
+	// The host side first: the configs name these paths. The directories of the volumes the
+	// volume manager sets up are its own.
+	setUp := map[string]bool{}
+	for _, vol := range crictlSetUp(p) {
+		setUp[p.crictl.mounts[vol.Name].HostPath] = true
+	}
 	for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
-		if err := o.materialize(p.crictl.files, tree); err != nil {
+		if err := o.materialize(p.crictl.files, tree, setUp); err != nil {
 			return err
 		}
+	}
+	if err := o.setUpVolumes(p); err != nil {
+		return err
 	}
 	sources := make([]string, 0, len(p.crictl.binds))
 	for _, src := range p.crictl.binds {
 		sources = append(sources, src)
 	}
 	slices.Sort(sources)
+	var filled []string
+	for _, v := range p.Volumes {
+		filled = append(filled, p.crictl.mounts[v.Name].HostPath)
+	}
 	for _, src := range sources {
 		// A subPath directory the offline node made exists only in its HostUtils.
-		if err := o.makeSubPathDir(p.crictl, src); err != nil {
+		if err := o.makeSubPathDir(p.crictl, src, filled); err != nil {
 			return err
 		}
 	}
@@ -140,12 +158,8 @@ func crictlJSON(m proto.Message) ([]byte, error) {
 // crictlDir is the output directory as -o crictl writes below it: every name is relative to it
 // and resolved one element at a time without following a link (a volumes.LinuxFS).
 type crictlDir interface {
-	// Lstat describes name without following it.
-	Lstat(name string) (fs.FileInfo, error)
-	// Mkdir creates the directory name with exactly perm.
-	Mkdir(name string, perm fs.FileMode) error
-	// Chmod sets the mode of name, refusing a symlink.
-	Chmod(name string, mode fs.FileMode) error
+	// FS holds what the volumes' files are written with (the atomic writer's calls).
+	volumes.FS
 	// RewriteFile writes the regular file name in place, or creates it, with exactly perm,
 	// opening nothing else for writing.
 	RewriteFile(name string, data []byte, perm fs.FileMode) error
@@ -154,10 +168,11 @@ type crictlDir interface {
 }
 
 // crictlOut writes below the output directory, held open as fsys; path is its path, which the
-// configs' host paths start with.
+// configs' host paths start with. root says the writer may change owners.
 type crictlOut struct {
 	fsys crictlDir
 	path string
+	root bool
 }
 
 // openCrictlOut opens --output-directory dir, making it (and its parents) when it is missing. The
@@ -182,7 +197,7 @@ func openCrictlOut(dir string) (*crictlOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &crictlOut{fsys: fsys, path: dir}, nil
+	return &crictlOut{fsys: fsys, path: dir, root: os.Geteuid() == 0}, nil
 }
 
 // outputDirLinkError is the error for an output directory that is a symbolic link.
@@ -205,12 +220,29 @@ func (o *crictlOut) rel(p string) (string, error) {
 // dirs makes each directory of rel, from the top, that is missing, with exactly perm, and checks
 // that each one there is a directory; it leaves their modes as they are.
 func (o *crictlOut) dirs(rel string, perm fs.FileMode) error {
-	cur := ""
+	return o.dirsBelow("", rel, perm)
+}
+
+// dirsBelow is dirs for rel below the directory base.
+func (o *crictlOut) dirsBelow(base, rel string, perm fs.FileMode) error {
+	cur := base
 	for _, name := range strings.Split(rel, "/") {
 		cur = path.Join(cur, name)
 		if err := o.dir(cur, perm, false); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// isDir checks that rel is a directory.
+func (o *crictlOut) isDir(rel string) error {
+	fi, err := o.fsys.Lstat(rel)
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return o.unexpected(rel, fi.Mode(), "a directory")
 	}
 	return nil
 }
@@ -266,10 +298,10 @@ func fileKind(m fs.FileMode) string {
 }
 
 // materialize copies the directories and regular files of the in-memory tree at root, a path
-// below the output directory, to the same paths on disk, with their modes; the directories above
-// root are made when missing. A symlink in the tree is an error, as nothing the Generator makes
-// there is one.
-func (o *crictlOut) materialize(files *hostfs.Memory, root string) error {
+// below the output directory, to the same paths on disk, with their modes, leaving out the
+// paths in skip and what is below them; the directories above root are made when missing. A
+// symlink in the tree is an error, as nothing the Generator makes there is one.
+func (o *crictlOut) materialize(files *hostfs.Memory, root string, skip map[string]bool) error {
 	fi, err := files.Lstat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -286,12 +318,15 @@ func (o *crictlOut) materialize(files *hostfs.Memory, root string) error {
 			return err
 		}
 	}
-	return o.copyTree(files, root, rel, fi)
+	return o.copyTree(files, root, rel, fi, skip)
 }
 
-// copyTree copies src of the in-memory tree, described by fi, to rel on disk, and what is below it.
-func (o *crictlOut) copyTree(files *hostfs.Memory, src, rel string, fi fs.FileInfo) error {
+// copyTree copies src of the in-memory tree, described by fi, to rel on disk, and what is below
+// it but the paths in skip.
+func (o *crictlOut) copyTree(files *hostfs.Memory, src, rel string, fi fs.FileInfo, skip map[string]bool) error {
 	switch {
+	case skip[src]:
+		return nil
 	case fi.IsDir():
 		if err := o.dir(rel, fi.Mode().Perm(), true); err != nil {
 			return err
@@ -305,7 +340,7 @@ func (o *crictlOut) copyTree(files *hostfs.Memory, src, rel string, fi fs.FileIn
 			if err != nil {
 				return err
 			}
-			if err := o.copyTree(files, filepath.Join(src, e.Name()), path.Join(rel, e.Name()), info); err != nil {
+			if err := o.copyTree(files, filepath.Join(src, e.Name()), path.Join(rel, e.Name()), info, skip); err != nil {
 				return err
 			}
 		}
@@ -322,8 +357,11 @@ func (o *crictlOut) copyTree(files *hostfs.Memory, src, rel string, fi fs.FileIn
 }
 
 // makeSubPathDir makes the directory a subPath mount names, when it is in the pod's directory and
-// the offline node made it (kubelet's SafeMakeDir gives it the volume directory's mode).
-func (o *crictlOut) makeSubPathDir(p *crictlPod, src string) error {
+// the offline node made it (kubelet's SafeMakeDir gives it the volume directory's mode). In the
+// directories of filled, the volumes whose files were written, a subPath names what is there
+// through the volume's own links (..data), which the runtime's bind follows as kubelet's subPath
+// resolution does within the volume: only a path the volume lacks is made.
+func (o *crictlOut) makeSubPathDir(p *crictlPod, src string, filled []string) error {
 	if !strings.HasPrefix(src, p.podDir+"/") {
 		return nil // a hostPath volume's: the host's own
 	}
@@ -334,6 +372,13 @@ func (o *crictlOut) makeSubPathDir(p *crictlPod, src string) error {
 	rel, err := o.rel(src)
 	if err != nil {
 		return err
+	}
+	for _, dir := range filled {
+		if strings.HasPrefix(src, dir+"/") {
+			if _, err := o.fsys.Lstat(rel); !errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+		}
 	}
 	if err := o.dirs(path.Dir(rel), 0o755); err != nil {
 		return err
@@ -351,9 +396,12 @@ func crictlReadme(p podResult, dir string) string {
 	b.WriteString("a container's (`crictl create`). The host files the configs mount (the pod's /etc/hosts,\n")
 	fmt.Fprintf(&b, "termination-message files, volume directories) are below %s and its logs go below %s:\n",
 		terminal.Escape(filepath.Join(dir, crictlRootDir)), terminal.Escape(filepath.Join(dir, crictlPodLogsDir)))
-	b.WriteString("keep them where they are. Volumes are empty directories, as no volume plugin ran; hostPath\n")
-	b.WriteString("volumes name the host's own paths; a subPath mount names its directory in the volume, which\n")
-	b.WriteString("kubelet would bind-mount. The images must be on the node already (`--no-pull`).\n\n")
+	b.WriteString("keep them where they are. The emptyDir, configMap, secret, downwardAPI and projected volumes\n")
+	b.WriteString("are set up as kubelet's volume plugins would (files, modes, the ..data link), on disk, nothing\n")
+	b.WriteString("mounted; a Secret's values and the tokens are placeholders of their size unless rendered with\n")
+	b.WriteString("--show-secrets. hostPath volumes name the host's own paths; other volumes are empty\n")
+	b.WriteString("directories; a subPath mount names its directory in the volume, which kubelet would\n")
+	b.WriteString("bind-mount. The images must be on the node already (`--no-pull`).\n\n")
 	b.WriteString("Run as root, in this directory (add `--runtime-endpoint unix:///path/to/cri.sock` to each\n")
 	b.WriteString("command for a runtime other than crictl's default):\n\n")
 	b.WriteString("```sh\n")

@@ -64,7 +64,8 @@ func TestCrictlOutputWritesNothingOutsideTheOutputDirectory(t *testing.T) {
 		rendered bool
 		at       string
 		plant    func(t *testing.T, path, host string)
-		// want is the error after "podconfig render: ", with OUT for the output directory.
+		// want is the error after "podconfig render: ", with OUT for the output directory and
+		// HOST for the host directory.
 		want string
 	}{
 		{"a subPath directory a container replaced with a symlink to a host directory is not chmod'ed through it", true,
@@ -73,6 +74,17 @@ func TestCrictlOutputWritesNothingOutsideTheOutputDirectory(t *testing.T) {
 		{"a volume directory replaced with a symlink is not followed", true,
 			podHost + "/volumes/kubernetes.io~empty-dir/data", symlinkTo("etc"),
 			"pod shop/web-7d9f8: OUT/" + podHost + "/volumes/kubernetes.io~empty-dir/data is a symbolic link, not a directory" + rule},
+		{"a configMap volume's directory replaced with a symlink is not written through", true,
+			podHost + "/volumes/kubernetes.io~configmap/config", symlinkTo("etc"),
+			"pod shop/web-7d9f8: OUT/" + podHost + "/volumes/kubernetes.io~configmap/config is a symbolic link, not a directory" + rule},
+		{"a projected volume's directory replaced with a symlink is not written through", true,
+			podHost + "/volumes/kubernetes.io~projected/kube-api-access-cxjz9", symlinkTo("etc"),
+			"pod shop/web-7d9f8: OUT/" + podHost + "/volumes/kubernetes.io~projected/kube-api-access-cxjz9 is a symbolic link, not a directory" + rule},
+		{"a volume's ..data replaced with a symlink to a host directory is neither read nor replaced", true,
+			podHost + "/volumes/kubernetes.io~configmap/config/..data", symlinkTo("etc"),
+			`pod shop/web-7d9f8: MountVolume.SetUp failed for volume "config" of pod shop/web-7d9f8: ..data links to "HOST/etc", which is not a data directory of the volume`},
+		{"a symlink at the volumes' ready markers' directory is not followed", true, podHost + "/plugins", symlinkTo("etc"),
+			"pod shop/web-7d9f8: OUT/" + podHost + "/plugins is a symbolic link, not a directory" + rule},
 		{"a symlink in the middle of the pod's directory is not followed", true,
 			podHost + "/containers", symlinkTo("etc"),
 			"pod shop/web-7d9f8: OUT/" + podHost + "/containers is a symbolic link, not a directory" + rule},
@@ -142,7 +154,7 @@ func TestCrictlOutputWritesNothingOutsideTheOutputDirectory(t *testing.T) {
 			}, args...)
 			assert.Equal(t, exitError, code)
 			assert.Empty(t, stdout)
-			assert.Equal(t, fmt.Sprintf("podconfig render: %s\n", strings.ReplaceAll(tc.want, "OUT", out)), stderr)
+			assert.Equal(t, fmt.Sprintf("podconfig render: %s\n", strings.NewReplacer("OUT", out, "HOST", host).Replace(tc.want)), stderr)
 			assert.Equal(t, before, hostSnapshot(t, host), "nothing outside the output directory changed")
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -92,7 +93,8 @@ func (r *renderer) admissionObjects() *admission.Prepared {
 	}
 	b := r.bundle
 	objs := &admission.Objects{
-		ServiceAccounts: b.ServiceAccounts, PriorityClasses: b.PriorityClasses,
+		// --priority-class's come first: of two of one name, admission takes the first.
+		ServiceAccounts: b.ServiceAccounts, PriorityClasses: append(slices.Clone(r.cfg.priorityClasses), b.PriorityClasses...),
 		LimitRanges: b.LimitRanges, RuntimeClasses: b.RuntimeClasses,
 	}
 	if b.Node != nil {

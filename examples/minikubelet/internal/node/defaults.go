@@ -5,6 +5,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/defaults"
 )
 
@@ -20,6 +21,13 @@ func applyDefaults(pod *v1.Pod, nodeName string) {
 	}
 	defaults.SetObjectDefaultsPod(pod)
 	defaults.SetRenderIdentity(pod)
+	if pod.Spec.ServiceAccountName == "" {
+		// The API server's ServiceAccount admission names the namespace's default account, which
+		// validation then expects of a pod with a token projection. minikubelet runs no other
+		// admission: it mounts no token volume of its own.
+		pod.Spec.ServiceAccountName = admission.DefaultServiceAccountName
+		pod.Spec.DeprecatedServiceAccount = admission.DefaultServiceAccountName //nolint:staticcheck // kept in step, as the API server does
+	}
 	if pod.ResourceVersion == "" {
 		// The pod create strategy; a pod read back from a cluster went through it already.
 		defaults.PrepareForCreate(pod)

@@ -5,9 +5,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/defaults"
 	"github.com/podconfig/podconfig/manifest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // Input is what a manifest gives a node: the pods to run and the objects they refer to.
@@ -15,7 +15,7 @@ type Input struct {
 	Pods []*v1.Pod
 	// Objects serves the input's ConfigMaps, Secrets and Services: the node has no API server,
 	// so the manifest is its whole truth, held in the in-memory store podconfig render uses too.
-	Objects *configgentest.Objects
+	Objects *offline.Objects
 	// Warnings name the documents that were skipped (kinds that make no pods) and why.
 	Warnings []string
 
@@ -40,7 +40,7 @@ func Load(opts manifest.Options, inputs ...manifest.Input) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Objects: configgentest.NewObjects(), Warnings: b.Warnings}
+	in := &Input{Objects: offline.NewObjects(), Warnings: b.Warnings}
 	for _, cm := range b.ConfigMaps {
 		in.volumeObjects = append(in.volumeObjects, inNamespace(cm))
 	}

@@ -1,4 +1,4 @@
-package configgentest_test
+package offline_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 func TestNodeRemovePod(t *testing.T) {
@@ -30,7 +30,7 @@ func TestNodeRemovePod(t *testing.T) {
 			},
 		}
 	}
-	node := configgentest.NewNode()
+	node := offline.NewNode()
 	gen, err := node.Generator()
 	require.NoError(t, err)
 	render := func(pod *v1.Pod) {
@@ -46,6 +46,8 @@ func TestNodeRemovePod(t *testing.T) {
 	render(gone)
 	render(kept)
 	require.Len(t, node.Subpather.Binds(), 2)
+	node.BlockDevices.Add("/var/lib/kubelet/pods/uid-1/volumeDevices/kubernetes.io~csi/disk")
+	node.BlockDevices.Add("/var/lib/kubelet/pods/uid-2/volumeDevices/kubernetes.io~csi/disk")
 
 	require.NoError(t, node.RemovePod(gone))
 
@@ -63,6 +65,12 @@ func TestNodeRemovePod(t *testing.T) {
 	known, err = node.HostUtils.PathExists("/var/lib/kubelet/pods/uid-2/volumes/kubernetes.io~empty-dir/data")
 	require.NoError(t, err)
 	assert.True(t, known)
+	device, err := node.BlockDevices.IsSymlinkExist("/var/lib/kubelet/pods/uid-1/volumeDevices/kubernetes.io~csi/disk")
+	require.NoError(t, err)
+	assert.False(t, device, "BlockDevices forgets the pod's devices")
+	device, err = node.BlockDevices.IsSymlinkExist("/var/lib/kubelet/pods/uid-2/volumeDevices/kubernetes.io~csi/disk")
+	require.NoError(t, err)
+	assert.True(t, device)
 	binds := node.Subpather.Binds()
 	require.Len(t, binds, 1, "the pod's subPath binds are removed")
 	for target := range binds {

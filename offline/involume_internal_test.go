@@ -1,4 +1,4 @@
-package mountstest
+package offline
 
 import (
 	"path/filepath"

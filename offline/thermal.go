@@ -1,9 +1,10 @@
-package securitytest
+package offline
 
 import "github.com/podconfig/podconfig/security"
 
 // ThermalPaths is a fixed security.ThermalThrottlePaths: the thermal_throttle directories a
-// rendered container masks. Empty renders as a node without them.
+// rendered container masks, whatever the machine has. Empty renders as a node without them, as
+// NewNode's does.
 type ThermalPaths []string
 
 var _ security.ThermalThrottlePaths = ThermalPaths(nil)

@@ -1,4 +1,4 @@
-package configgentest
+package offline
 
 import (
 	"errors"
@@ -13,12 +13,12 @@ import (
 
 // RemovePod removes what the node holds for a pod that is gone, as kubelet's cleanup of an
 // orphaned pod does: its directory <RootDir>/pods/<uid> and its logs directory in Files, the
-// paths below the pod's directory that HostUtils knows, and its subPath binds. A program that
+// paths below the pod's directory that HostUtils and BlockDevices know, and its subPath binds. A program that
 // renders many pods on one node, one after the other, removes each once it is done with it, so
 // that what the node holds does not grow with the number of pods. The node's objects stay. A
 // namespace, name or UID that is not a single path element is an error, and nothing is removed.
 func (n *Node) RemovePod(pod *v1.Pod) error {
-	if pod == nil {
+	if n == nil || pod == nil {
 		return nil
 	}
 	for _, f := range []struct{ field, value string }{
@@ -45,6 +45,9 @@ func (n *Node) RemovePod(pod *v1.Pod) error {
 	}
 	if n.HostUtils != nil {
 		n.HostUtils.RemovePaths(podDir)
+	}
+	if n.BlockDevices != nil {
+		n.BlockDevices.removeBelow(podDir)
 	}
 	if n.Files == nil {
 		return nil

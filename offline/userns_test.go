@@ -1,4 +1,4 @@
-package securitytest_test
+package offline_test
 
 import (
 	"context"
@@ -8,45 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
-
-func TestImageUserMap(t *testing.T) {
-	m := securitytest.ImageUserMap{
-		"numeric": {UID: ptr.To[int64](1000)},
-		"both":    {UID: ptr.To[int64](5), Username: "five"},
-		"named":   {Username: "app"},
-		"empty":   {},
-	}
-	for _, tc := range []struct {
-		name, image  string
-		wantUID      *int64
-		wantUsername string
-	}{
-		{name: "numeric user", image: "numeric", wantUID: ptr.To[int64](1000)},
-		{name: "uid wins over the name", image: "both", wantUID: ptr.To[int64](5)},
-		{name: "named user", image: "named", wantUsername: "app"},
-		{name: "entry without a user runs as root", image: "empty", wantUID: ptr.To[int64](0)},
-		{name: "unknown image runs as root", image: "other", wantUID: ptr.To[int64](0)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			uid, username, err := m.ImageUser(context.Background(), tc.image)
-			require.NoError(t, err)
-			assert.Equal(t, tc.wantUID, uid)
-			assert.Equal(t, tc.wantUsername, username)
-		})
-	}
-	uid, _, _ := m.ImageUser(context.Background(), "numeric")
-	*uid = 0
-	assert.Equal(t, int64(1000), *m["numeric"].UID, "the map's uid is not handed out")
-}
 
 func pod(uid types.UID) *v1.Pod {
 	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: uid}, Spec: v1.PodSpec{HostUsers: ptr.To(false)}}
@@ -65,7 +34,7 @@ func hostID(t *testing.T, ns *runtimeapi.UserNamespace) uint32 {
 }
 
 func TestFixedUserNamespaces(t *testing.T) {
-	m := securitytest.FixedUserNamespaces(65536)
+	m := offline.FixedUserNamespaces(65536)
 	ctx := context.Background()
 	a, err := m.GetOrCreateUserNamespaceMappings(ctx, pod("a"), "")
 	require.NoError(t, err)
@@ -78,12 +47,12 @@ func TestFixedUserNamespaces(t *testing.T) {
 	require.EqualError(t, err, "can't set `spec.hostUsers: false`, RuntimeClass handler \"runsc\" does not support user namespaces: the handler \"runsc\" is not known")
 	require.ErrorIs(t, err, security.ErrUserNamespacesUnsupported)
 
-	_, err = securitytest.FixedUserNamespaces(1<<32-1000).GetOrCreateUserNamespaceMappings(ctx, pod("a"), "")
+	_, err = offline.FixedUserNamespaces(1<<32-1000).GetOrCreateUserNamespaceMappings(ctx, pod("a"), "")
 	require.EqualError(t, err, "user namespace for pod p_ns(a): host ids 4294966296+65536 exceed the 32-bit id space")
 }
 
 func TestAllocatingUserNamespaces(t *testing.T) {
-	m := securitytest.AllocatingUserNamespaces(65536, 2)
+	m := offline.AllocatingUserNamespaces(65536, 2)
 	ctx := context.Background()
 	get := func(uid types.UID) (uint32, error) {
 		ns, err := m.GetOrCreateUserNamespaceMappings(ctx, pod(uid), "")
@@ -112,7 +81,7 @@ func TestAllocatingUserNamespaces(t *testing.T) {
 }
 
 func TestAllocatingUserNamespacesConcurrent(t *testing.T) {
-	m := securitytest.AllocatingUserNamespaces(65536, 64)
+	m := offline.AllocatingUserNamespaces(65536, 64)
 	var wg sync.WaitGroup
 	ids := make([]uint32, 64)
 	for i := range ids {
@@ -133,43 +102,8 @@ func TestAllocatingUserNamespacesConcurrent(t *testing.T) {
 	}
 }
 
-func TestRuntimeClasses(t *testing.T) {
-	m := securitytest.RuntimeClasses{"gvisor": "runsc"}
-	for _, tc := range []struct {
-		name    string
-		class   *string
-		want    string
-		wantErr string
-	}{
-		{name: "nil class is the default handler", class: nil, want: ""},
-		{name: "empty class is the default handler", class: ptr.To(""), want: ""},
-		{name: "known class gives its handler", class: ptr.To("gvisor"), want: "runsc"},
-		{name: "unknown class is the lister's NotFound, resource runtimeclass", class: ptr.To("kata"), wantErr: `runtimeclass.node.k8s.io "kata" not found`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := m.LookupRuntimeHandler(tc.class)
-			if tc.wantErr != "" {
-				require.EqualError(t, err, tc.wantErr)
-				assert.True(t, apierrors.IsNotFound(err))
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-		})
-	}
-}
-
-func TestThermalPaths(t *testing.T) {
-	p := securitytest.ThermalPaths{"/sys/devices/system/cpu/cpu0/thermal_throttle"}
-	got := p.ThermalThrottlePaths()
-	assert.Equal(t, []string(p), got)
-	got[0] = "changed"
-	assert.Equal(t, "/sys/devices/system/cpu/cpu0/thermal_throttle", p[0])
-	assert.Empty(t, securitytest.ThermalPaths{}.ThermalThrottlePaths())
-}
-
 func TestAllocatingUserNamespacesWithoutBlocksHasOne(t *testing.T) {
-	m := securitytest.AllocatingUserNamespaces(65536, 0)
+	m := offline.AllocatingUserNamespaces(65536, 0)
 	_, err := m.GetOrCreateUserNamespaceMappings(context.Background(), pod("a"), "")
 	require.NoError(t, err)
 	_, err = m.GetOrCreateUserNamespaceMappings(context.Background(), pod("b"), "")
@@ -180,9 +114,9 @@ func TestAllocatingUserNamespacesWithoutBlocksHasOne(t *testing.T) {
 // user namespace get NODE mode and no block; a nil pod is an error, not a panic.
 func TestUserNamespacesHostUsersAndNilPod(t *testing.T) {
 	ctx := context.Background()
-	for name, m := range map[string]*securitytest.UserNamespaces{
-		"fixed":      securitytest.FixedUserNamespaces(65536),
-		"allocating": securitytest.AllocatingUserNamespaces(65536, 1),
+	for name, m := range map[string]*offline.UserNamespaces{
+		"fixed":      offline.FixedUserNamespaces(65536),
+		"allocating": offline.AllocatingUserNamespaces(65536, 1),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, hostUsers := range []*bool{nil, ptr.To(true)} {

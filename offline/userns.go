@@ -1,4 +1,4 @@
-package securitytest
+package offline
 
 import (
 	"context"
@@ -15,8 +15,10 @@ import (
 // DefaultIDsPerPod is the length of each pod's id mapping, kubelet's default idsPerPod.
 const DefaultIDsPerPod = 65536
 
-// UserNamespaces is an in-memory security.UserNamespaceMapper. Build it with FixedUserNamespaces or
-// AllocatingUserNamespaces; it is safe for concurrent use.
+// UserNamespaces is a security.UserNamespaceMapper that keeps its allocations in memory: unlike
+// kubelet's userns manager it persists nothing under the pod directory and reads no /etc/subuid,
+// so a new UserNamespaces knows no earlier pod. minikubelet hands out its pods' host ids with one.
+// Build it with FixedUserNamespaces or AllocatingUserNamespaces; it is safe for concurrent use.
 type UserNamespaces struct {
 	// Handlers is what the runtime reports: handler name to user-namespace support, nil or empty
 	// for a runtime that reports no list (see security.CheckUserNamespaceSupport). The constructors set

@@ -1,4 +1,4 @@
-package securitytest
+package offline
 
 import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
