@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"google.golang.org/grpc/codes"
@@ -100,7 +102,10 @@ func (m *Manager) GarbageCollectPod(ctx context.Context, uid types.UID, podRemov
 		name := c.GetMetadata().GetName()
 		byName[name] = append(byName[name], c)
 	}
-	for _, list := range byName {
+	// By name, so that the order of the runtime's calls is the same on every run (kubelet's is a
+	// map's).
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		list := byName[name]
 		keep := MaxPerPodContainer
 		if podRemoved {
 			keep = 0
