@@ -214,6 +214,8 @@ var apiReceivers = map[reflect.Type]func() any{
 		return mounts_mountstest.NewSubpather(mounts_mountstest.NewHostUtils())
 	},
 	reflect.TypeFor[*configgen_configgentest.Node](): func() any { return configgen_configgentest.NewNode() },
+	reflect.TypeFor[*offline.Node]():                 func() any { return offline.NewNode() },
+	reflect.TypeFor[*offline.Subpather]():            func() any { return offline.NewSubpather(offline.NewHostUtils()) },
 }
 
 // receiverKind says which receiver a method is called on.

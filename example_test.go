@@ -7,9 +7,9 @@ import (
 
 	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/defaults"
 	"github.com/podconfig/podconfig/manifest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // Rendering offline what a cluster's kubelet would send the runtime for a Deployment: read the
@@ -60,7 +60,7 @@ spec:
 		}
 		objects = append(objects, cm)
 	}
-	node := configgentest.NewNode(objects...)
+	node := offline.NewNode(objects...)
 	gen, err := node.Generator()
 	if err != nil {
 		fmt.Println(err)

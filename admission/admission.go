@@ -58,12 +58,26 @@ func AssumeMissing(decide func(kind, namespace, name string) bool) Option {
 // defaults.SetObjectDefaultsPod(pod, defaults.ObjectDefaultsOnly()); with full defaults the
 // result differs only for a pod with pod-level resources that a LimitRange gives container
 // defaults. On error pod is unchanged. Admit is safe for concurrent use on distinct pods.
+//
+// Admit prepares objs on every call; to admit many pods against the same objects, Prepare them
+// once and call Prepared.Admit.
 func Admit(pod *v1.Pod, objs *Objects, opts ...Option) error {
 	if pod == nil {
 		return fmt.Errorf("admission: nil pod")
 	}
-	if objs == nil {
-		objs = &Objects{}
+	return Prepare(objs).Admit(pod, opts...)
+}
+
+// Admit is the package's Admit against the prepared objects: the same result, at the cost of the
+// pod's own containers and resources, and a binary search among its namespace's LimitRanges,
+// whatever the number of objects. A nil Prepared has no objects. It is safe for concurrent use on
+// distinct pods.
+func (p *Prepared) Admit(pod *v1.Pod, opts ...Option) error {
+	if pod == nil {
+		return fmt.Errorf("admission: nil pod")
+	}
+	if p == nil {
+		p = Prepare(nil)
 	}
 	s := settings{gates: defaults.DefaultFeatureGates()}
 	for _, o := range opts {
@@ -71,7 +85,7 @@ func Admit(pod *v1.Pod, objs *Objects, opts ...Option) error {
 			o(&s)
 		}
 	}
-	a := &admitter{pod: pod.DeepCopy(), objs: objs, settings: s}
+	a := &admitter{pod: pod.DeepCopy(), objs: p, settings: s}
 	if err := a.run(); err != nil {
 		return err
 	}
@@ -82,7 +96,7 @@ func Admit(pod *v1.Pod, objs *Objects, opts ...Option) error {
 // admitter is one pod's pass through the plugins; it works on a copy.
 type admitter struct {
 	pod  *v1.Pod
-	objs *Objects
+	objs *Prepared
 	settings
 	decided map[string]bool
 }

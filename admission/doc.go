@@ -13,6 +13,11 @@
 //	defaults.SetObjectDefaultsPod(pod, defaults.ObjectDefaultsOnly())
 //	err := admission.Admit(pod, objects)
 //
+// Admit prepares the objects on every call. To admit many pods, Prepare them once and call
+// Prepared.Admit for each pod: a pod then costs its own containers and resources, not a pass over
+// the objects (2,000 pods in a namespace of 2,000 LimitRanges took minutes when each pod copied,
+// defaulted and checked every LimitRange).
+//
 // The plugins run in the API server's order (LimitRanger, ServiceAccount, Priority,
 // DefaultTolerationSeconds, RuntimeClass, PodTopologyLabels), each as its source in
 // k8s.io/kubernetes/plugin/pkg/admission does on a pod CREATE:
@@ -23,7 +28,9 @@
 // kept; ephemeral containers and pod-level resources are not defaulted. A LimitRange is first
 // defaulted as the API server stores it (default from max, defaultRequest from default, then from
 // min). The annotation kubernetes.io/limit-ranger records what was set. The validation phase
-// checks min, max and maxLimitRequestRatio per container and per pod.
+// checks min, max and maxLimitRequestRatio per container and per pod, comparing quantities as
+// the API server does: in thousandths while the request, the limit and the LimitRange's value are
+// all at most resource.MaxMilliValue, in whole units beyond.
 //
 // ServiceAccount (serviceaccount.Plugin.Admit): an empty serviceAccountName becomes "default"
 // (serviceAccount too). The ServiceAccount must exist in the pod's namespace; "default" always

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/admission"
@@ -50,4 +51,32 @@ func ExampleAdmit_missingServiceAccount() {
 	fmt.Println(admission.Admit(pod, nil))
 	// Output:
 	// pods "web" is forbidden: error looking up service account shop/web: serviceaccount "web" not found
+}
+
+// The objects of an input prepared once, and each of its pods admitted against them: every pod
+// gets the defaults of its namespace's LimitRange.
+func ExamplePrepared_Admit() {
+	objects := admission.Prepare(&admission.Objects{LimitRanges: []*v1.LimitRange{{
+		ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "shop"},
+		Spec: v1.LimitRangeSpec{Limits: []v1.LimitRangeItem{{
+			Type:    v1.LimitTypeContainer,
+			Default: v1.ResourceList{v1.ResourceMemory: resource.MustParse("256Mi")},
+		}}},
+	}}})
+	for _, name := range []string{"web", "worker"} {
+		pod := &v1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "shop"},
+			Spec:       v1.PodSpec{Containers: []v1.Container{{Name: name, Image: name + ":1"}}},
+		}
+		defaults.SetObjectDefaultsPod(pod, defaults.ObjectDefaultsOnly())
+		if err := objects.Admit(pod); err != nil {
+			fmt.Println(err)
+			return
+		}
+		r := pod.Spec.Containers[0].Resources
+		fmt.Println(name, "memory limit", r.Limits.Memory(), "request", r.Requests.Memory())
+	}
+	// Output:
+	// web memory limit 256Mi request 256Mi
+	// worker memory limit 256Mi request 256Mi
 }

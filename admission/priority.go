@@ -37,41 +37,17 @@ func BuiltinPriorityClasses() []*schedulingv1.PriorityClass {
 	}
 }
 
-// priorityClasses are the objects' classes, then the built-in ones the objects do not redefine.
-func (a *admitter) priorityClasses() []*schedulingv1.PriorityClass {
-	out := make([]*schedulingv1.PriorityClass, 0, len(a.objs.PriorityClasses)+2)
-	seen := map[string]bool{}
-	for _, pc := range a.objs.PriorityClasses {
-		if pc != nil {
-			out = append(out, pc)
-			seen[pc.Name] = true
-		}
-	}
-	for _, pc := range BuiltinPriorityClasses() {
-		if !seen[pc.Name] {
-			out = append(out, pc)
-		}
-	}
-	return out
-}
-
 // priorityAdmit is priority.Plugin.admitPod on a pod CREATE.
 func (a *admitter) priorityAdmit() error {
 	spec := &a.pod.Spec
 	name, value, policy := "", int32(0), ptrPolicy(v1.PreemptLowerPriority)
 	if spec.PriorityClassName == "" {
-		if pc := defaultPriorityClass(a.priorityClasses()); pc != nil {
+		if pc := a.objs.defaultPriority; pc != nil {
 			name, value, policy = pc.Name, pc.Value, classPolicy(pc)
 		}
 	} else {
-		var pc *schedulingv1.PriorityClass
-		for _, c := range a.priorityClasses() {
-			if c.Name == spec.PriorityClassName {
-				pc = c
-				break
-			}
-		}
-		if pc == nil {
+		pc, ok := a.objs.priorityClasses[spec.PriorityClassName]
+		if !ok {
 			return a.forbidden(fmt.Errorf("no PriorityClass with name %v was found", spec.PriorityClassName))
 		}
 		name, value, policy = pc.Name, pc.Value, classPolicy(pc)
@@ -88,21 +64,6 @@ func (a *admitter) priorityAdmit() error {
 		spec.PreemptionPolicy = ptrPolicy(*policy)
 	}
 	return nil
-}
-
-// defaultPriorityClass is the globalDefault class with the lowest value; among equals, the first
-// by name (the API server takes whichever its cache lists first).
-func defaultPriorityClass(classes []*schedulingv1.PriorityClass) *schedulingv1.PriorityClass {
-	var def *schedulingv1.PriorityClass
-	for _, pc := range classes {
-		if !pc.GlobalDefault {
-			continue
-		}
-		if def == nil || pc.Value < def.Value || (pc.Value == def.Value && pc.Name < def.Name) {
-			def = pc
-		}
-	}
-	return def
 }
 
 // classPolicy is the class's preemptionPolicy as the API server stores it: PreemptLowerPriority

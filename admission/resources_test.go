@@ -290,3 +290,83 @@ func TestPodLevelResourcesAreDefaultedAfterLimitRanger(t *testing.T) {
 	require.NoError(t, admission.Admit(pod, &admission.Objects{LimitRanges: []*v1.LimitRange{lr}}))
 	assert.Equal(t, v1.ResourceList{v1.ResourceCPU: q("300m")}, pod.Spec.Resources.Requests)
 }
+
+// The API server compares a quantity with a LimitRange's in thousandths only while neither is
+// past resource.MaxMilliValue, and in whole units beyond: a huge limit must not slip under a
+// maximum (or a huge request be taken below a minimum) through a MilliValue that overflowed.
+func TestLimitRangerComparesHugeQuantitiesAsTheAPIServer(t *testing.T) {
+	memory := func(requests, limits string) func(*v1.Pod) {
+		return func(p *v1.Pod) {
+			p.Spec.InitContainers = nil
+			r := &p.Spec.Containers[0].Resources
+			if requests != "" {
+				r.Requests = v1.ResourceList{v1.ResourceMemory: q(requests)}
+			}
+			if limits != "" {
+				r.Limits = v1.ResourceList{v1.ResourceMemory: q(limits)}
+			}
+		}
+	}
+	twoContainers := func(limits string) func(*v1.Pod) {
+		return func(p *v1.Pod) {
+			p.Spec.InitContainers = nil
+			p.Spec.Containers = append(p.Spec.Containers, v1.Container{Name: "b", Image: "b:1"})
+			for i := range p.Spec.Containers {
+				p.Spec.Containers[i].Resources.Limits = v1.ResourceList{v1.ResourceMemory: q(limits)}
+			}
+		}
+	}
+	containerItem := func(edit func(*v1.LimitRangeItem)) *v1.LimitRange {
+		item := v1.LimitRangeItem{Type: v1.LimitTypeContainer}
+		edit(&item)
+		return limitRange("lr", "ns", item)
+	}
+	maxMemory := containerItem(func(i *v1.LimitRangeItem) { i.Max = v1.ResourceList{v1.ResourceMemory: q("1Gi")} })
+	minMemory := containerItem(func(i *v1.LimitRangeItem) { i.Min = v1.ResourceList{v1.ResourceMemory: q("1Gi")} })
+	ratio := containerItem(func(i *v1.LimitRangeItem) { i.MaxLimitRequestRatio = v1.ResourceList{v1.ResourceMemory: q("4")} })
+	podMax := limitRange("lr", "ns", v1.LimitRangeItem{Type: v1.LimitTypePod, Max: v1.ResourceList{v1.ResourceMemory: q("1Gi")}})
+	podMin := limitRange("lr", "ns", v1.LimitRangeItem{Type: v1.LimitTypePod, Min: v1.ResourceList{v1.ResourceMemory: q("1Gi")}})
+	cases := []struct {
+		name    string
+		edit    func(*v1.Pod)
+		lr      *v1.LimitRange
+		wantErr string
+	}{
+		{name: "a limit of 2Gi is over a maximum of 1Gi", edit: memory("", "2Gi"), lr: maxMemory,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi`},
+		{name: "a limit of 9300T, past MaxMilliValue, is over a maximum of 1Gi", edit: memory("", "9300000000000000"), lr: maxMemory,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Container is 1Gi, but limit is 9300T`},
+		{name: "a limit of 2^63-1 is over a maximum of 1Gi", edit: memory("", "9223372036854775807"), lr: maxMemory,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Container is 1Gi, but limit is 9223372036854775807`},
+		{name: "a limit of 1E is over a maximum of 1Gi", edit: memory("", "1E"), lr: maxMemory,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Container is 1Gi, but limit is 1E`},
+		{name: "a request of 1E under a limit within the maximum is over it", edit: memory("1E", "1Gi"), lr: maxMemory,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Container is 1Gi, but request is 1E`},
+		{name: "a limit past int64 is admitted, as the API server admits it: its Value is 0", edit: memory("", "1e19"), lr: maxMemory},
+		{name: "a request of 9300T is not under a minimum of 1Gi", edit: memory("9300000000000000", ""), lr: minMemory},
+		{name: "a request of 1E is not under a minimum of 1Gi", edit: memory("1E", ""), lr: minMemory},
+		{name: "a request of 512Mi is under a minimum of 1Gi", edit: memory("512Mi", ""), lr: minMemory,
+			wantErr: `pods "web" is forbidden: minimum memory usage per Container is 1Gi, but request is 512Mi`},
+		{name: "a ratio of 9300T to 1Gi is over a maximum ratio of 4", edit: memory("1Gi", "9300000000000000"), lr: ratio,
+			wantErr: `pods "web" is forbidden: memory max limit to request ratio per Container is 4, but provided ratio is 8661299.943924`},
+		{name: "a ratio of 1E to 1 is over a maximum ratio of 4", edit: memory("1", "1E"), lr: ratio,
+			wantErr: `pods "web" is forbidden: memory max limit to request ratio per Container is 4, but provided ratio is 1000000000000000000.000000`},
+		{name: "a ratio of 4E to 1E is within a maximum ratio of 4", edit: memory("1E", "4E"), lr: ratio},
+		{name: "two limits of 1E sum over a Pod maximum of 1Gi", edit: twoContainers("1E"), lr: podMax,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Pod is 1Gi, but limit is 2E`},
+		{name: "two limits of 9300T sum over a Pod maximum of 1Gi", edit: twoContainers("9300000000000000"), lr: podMax,
+			wantErr: `pods "web" is forbidden: maximum memory usage per Pod is 1Gi, but limit is 18600T`},
+		{name: "two requests of 1E are not under a Pod minimum of 1Gi", edit: twoContainers("1E"), lr: podMin},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := newPod(tc.edit)
+			err := admission.Admit(pod, &admission.Objects{LimitRanges: []*v1.LimitRange{tc.lr}})
+			if tc.wantErr != "" {
+				require.EqualError(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,10 +17,8 @@ func (a *admitter) runtimeClass() (*nodev1.RuntimeClass, error) {
 	if name == nil {
 		return nil, nil
 	}
-	for _, rc := range a.objs.RuntimeClasses {
-		if rc != nil && rc.Name == *name {
-			return rc, nil
-		}
+	if rc, ok := a.objs.runtimeClasses[*name]; ok {
+		return rc, nil
 	}
 	if a.assume("RuntimeClass", "", *name) {
 		return nil, nil
@@ -88,55 +85,6 @@ func (a *admitter) runtimeClassValidate() error {
 		return a.forbidden(fmt.Errorf("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"))
 	}
 	return nil
-}
-
-// MergeTolerations is the API server's merge of a pod's tolerations with a RuntimeClass's
-// (pkg/util/tolerations.MergeTolerations): first's then second's, in order, leaving out each
-// toleration that one already kept, or a later different one, covers.
-func MergeTolerations(first, second []v1.Toleration) []v1.Toleration {
-	all := append(append([]v1.Toleration{}, first...), second...)
-	var merged []v1.Toleration
-next:
-	for i, t := range all {
-		for _, kept := range merged {
-			if covers(kept, t) {
-				continue next
-			}
-		}
-		for _, later := range all[i+1:] {
-			if !apiequality.Semantic.DeepEqual(&t, &later) && covers(later, t) {
-				continue next
-			}
-		}
-		merged = append(merged, t)
-	}
-	return merged
-}
-
-// covers reports whether toleration ss tolerates everything t does.
-func covers(ss, t v1.Toleration) bool {
-	if apiequality.Semantic.DeepEqual(&t, &ss) {
-		return true
-	}
-	if t.Key != ss.Key && (ss.Key != "" || ss.Operator != v1.TolerationOpExists) {
-		return false
-	}
-	if t.Effect != ss.Effect && ss.Effect != "" {
-		return false
-	}
-	if ss.Effect == v1.TaintEffectNoExecute && ss.TolerationSeconds != nil {
-		if t.TolerationSeconds == nil || *t.TolerationSeconds > *ss.TolerationSeconds {
-			return false
-		}
-	}
-	switch ss.Operator {
-	case v1.TolerationOpEqual, "":
-		return t.Operator == v1.TolerationOpEqual && t.Value == ss.Value
-	case v1.TolerationOpExists:
-		return true
-	default:
-		return false
-	}
 }
 
 func copyMap(m map[string]string) map[string]string {

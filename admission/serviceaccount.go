@@ -69,10 +69,8 @@ func (a *admitter) serviceAccountAdmit() error {
 // the service-account controller makes, else an assumed one with AssumeMissing.
 func (a *admitter) serviceAccount(name string) (*v1.ServiceAccount, error) {
 	ns := a.namespace()
-	for _, sa := range a.objs.ServiceAccounts {
-		if sa != nil && sa.Name == name && namespaceOf(sa.Namespace) == ns {
-			return sa, nil
-		}
+	if sa, ok := a.objs.serviceAccounts[namespacedName{ns, name}]; ok {
+		return sa, nil
 	}
 	if name != DefaultServiceAccountName && !a.assume("ServiceAccount", ns, name) {
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "serviceaccount"}, name)

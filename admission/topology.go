@@ -9,19 +9,17 @@ func (a *admitter) podTopologyLabelsAdmit() error {
 	if a.pod.Spec.NodeName == "" {
 		return nil
 	}
-	for _, n := range a.objs.Nodes {
-		if n == nil || n.Name != a.pod.Spec.NodeName {
-			continue
-		}
-		for _, k := range topologyLabels {
-			if v, ok := n.Labels[k]; ok {
-				if a.pod.Labels == nil {
-					a.pod.Labels = map[string]string{}
-				}
-				a.pod.Labels[k] = v
-			}
-		}
+	n, ok := a.objs.nodes[a.pod.Spec.NodeName]
+	if !ok {
 		return nil
+	}
+	for _, k := range topologyLabels {
+		if v, ok := n.Labels[k]; ok {
+			if a.pod.Labels == nil {
+				a.pod.Labels = map[string]string{}
+			}
+			a.pod.Labels[k] = v
+		}
 	}
 	return nil
 }

@@ -22,8 +22,8 @@ type DeviceInfo struct {
 }
 
 // SymlinkChecker tells whether the pod's symlink to a block device exists (kubelet:
-// BlockVolumePathHandler.IsSymlinkExist). OS is the host implementation; blockdevtest has an
-// in-memory one.
+// BlockVolumePathHandler.IsSymlinkExist). OS is the host implementation; offline.BlockDevices is
+// the offline node's, and blockdevtest's double injects errors.
 type SymlinkChecker interface {
 	// IsSymlinkExist reports whether path exists and is a symlink. A path that does not exist, or
 	// is not a symlink, is (false, nil).

@@ -23,5 +23,6 @@
 // (ErrDependencyFailed) or not (ErrInvalidPod, ErrInvalidOptions). The clientgo module adapts
 // client-go listers, informers and event recorders to both.
 //
-// To render pods with no root, node or cluster, build the Generator with the configgentest package.
+// To render pods with no root, node or cluster, build the Generator on the offline node (package
+// offline); configgentest puts test doubles around it for tests.
 package configgen

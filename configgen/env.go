@@ -62,14 +62,14 @@ type EnvInput struct {
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+	// ServiceEnvCache, when not nil, keeps the service variables from one call to the next while
+	// the Services are unchanged: a provider keeps one for its node and sets it in every call.
+	ServiceEnvCache *ServiceEnvCache
 }
 
-// envCall is one call's input with what a Generator or MakePodEnvironmentVariables lends it.
+// envCall is one call's input with what a Generator lends it.
 type envCall struct {
 	EnvInput
-	// serviceCache holds the service variables built for each namespace, nil when there is none:
-	// a Generator's, or one for all the containers of one MakePodEnvironmentVariables call.
-	serviceCache *serviceEnvCache
 	// space, when not nil, lends the result's array and the index their memory.
 	space *envSpace
 }
@@ -198,21 +198,23 @@ func buildEnv(ctx context.Context, in envCall, budget expansionBudget) (*envBuil
 		b.vars = make([]EnvVar, 0, n+len(b.svc))
 		b.index = make(map[string]int, n)
 	}
-	for _, src := range sources {
-		if err := b.addEnvFrom(src); err != nil {
-			return b, err
-		}
+	if err := b.addEnvFromSources(sources); err != nil {
+		return b, err
 	}
 	for i := range in.Container.Env {
 		if err := b.addEnv(&in.Container.Env[i]); err != nil {
 			return b, err
 		}
 	}
-	// The service variables no other source defined come last.
+	// The service variables no other source defined come last, and count against the bound like
+	// the others: the process gets them too.
 	defined := len(b.vars)
 	out := b.vars
 	for _, e := range b.svc {
 		if _, ok := b.index[e.Name]; !ok {
+			if err := b.charge(len(e.Name)+len(e.Value)+envVarBytes, e.Name); err != nil {
+				return b, err
+			}
 			out = append(out, e)
 		}
 	}
@@ -246,7 +248,8 @@ type envBuilder struct {
 	// The objects read during the call, so that each is read once however many references name it.
 	cms     map[string]*v1.ConfigMap
 	secrets map[string]*v1.Secret
-	// entries holds each envFrom object's keys and values sorted by key, by the object's pointer.
+	// entries holds each envFrom object's keys sorted, with their values (a Secret's once
+	// defined), by the object's pointer.
 	entries map[any][]EnvVar
 
 	node      *v1.Node
@@ -258,7 +261,7 @@ type envBuilder struct {
 	podIPDone bool
 
 	warnings []Warning
-	// envBytes is what the defined variables cost against budget.envBytes.
+	// envBytes is what the variables defined so far cost against budget.envBytes.
 	envBytes int
 }
 
@@ -272,12 +275,8 @@ func (b *envBuilder) set(name, value string) error {
 	} else {
 		cost += len(name) + envVarBytes
 	}
-	if b.budget.envBytes >= 0 {
-		if b.envBytes+cost > b.budget.envBytes {
-			return newEnvError(ErrExpansionLimit, fmt.Sprintf("the environment exceeds the limit of %d bytes (ExpansionLimits.MaxEnvironmentBytes) at variable %q",
-				b.budget.envBytes, truncateName(name)), nil)
-		}
-		b.envBytes += cost
+	if err := b.charge(cost, name); err != nil {
+		return err
 	}
 	if ok {
 		b.vars[i].Value = value
@@ -285,6 +284,20 @@ func (b *envBuilder) set(name, value string) error {
 	}
 	b.index[name] = len(b.vars)
 	b.vars = append(b.vars, EnvVar{Name: name, Value: value})
+	return nil
+}
+
+// charge adds cost, that of defining or redefining the variable name, to the environment's size,
+// failing instead when the size would pass MaxEnvironmentBytes.
+func (b *envBuilder) charge(cost int, name string) error {
+	if b.budget.envBytes < 0 {
+		return nil
+	}
+	if b.envBytes+cost > b.budget.envBytes {
+		return newEnvError(ErrExpansionLimit, fmt.Sprintf("the environment exceeds the limit of %d bytes (ExpansionLimits.MaxEnvironmentBytes) at variable %q",
+			b.budget.envBytes, truncateName(name)), nil)
+	}
+	b.envBytes += cost
 	return nil
 }
 

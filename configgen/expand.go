@@ -11,25 +11,30 @@ import (
 	"github.com/podconfig/podconfig/mounts"
 )
 
-// Kubelet has no bound on $(VAR) expansion: a 520-byte spec whose variables each reference the
-// previous one twice builds a 128 MiB value, and a few more lines exhaust the node. These bounds are
-// far above what the kernel lets a process start with (one argument or environment string is at
-// most 128 KiB, MAX_ARG_STRLEN; all of them together a quarter of the stack limit, 2 MiB by
-// default), so no container that could start is refused.
+// Kubelet has no bound on $(VAR) expansion, nor on the environment: a 520-byte spec whose
+// variables each reference the previous one twice builds a 128 MiB value, and a few more lines
+// exhaust the node. The expansion bounds are far above what the kernel lets a process start with
+// (one argument or environment string is at most 128 KiB, MAX_ARG_STRLEN; all of them together a
+// quarter of the stack limit, 2 MiB by default, 6 MiB at most), and the environment's is that
+// most, so no container that could start is refused.
 const (
 	// DefaultMaxExpandedValueBytes bounds one expanded env value, command or args entry.
 	DefaultMaxExpandedValueBytes = 1 << 20
 	// DefaultMaxExpandedContainerBytes bounds the sum of a container's expanded values.
 	DefaultMaxExpandedContainerBytes = 16 << 20
-	// DefaultMaxEnvironmentBytes bounds the environment a container's env and envFrom define
-	// (see ExpansionLimits.MaxEnvironmentBytes): room for the 16 MiB of expanded values and their
-	// names. The kernel starts no process whose environment and arguments take more than 6 MiB,
-	// counting each variable's name, value and 10 bytes.
-	DefaultMaxEnvironmentBytes = 32 << 20
-	// envVarBytes is what each variable costs beyond its name and value against
-	// MaxEnvironmentBytes: more than the kernel's 10 bytes, so that a hostile pod's millions of
-	// short names are bounded by their memory, not only by their text.
-	envVarBytes = 32
+	// DefaultMaxEnvironmentBytes bounds a container's environment (see
+	// ExpansionLimits.MaxEnvironmentBytes) at the most any Linux process can be started with:
+	// execve copies the arguments and the environment onto the new stack only while they take at
+	// most a quarter of the stack rlimit and never more than 3/4 of 8 MiB (6 MiB), whatever the
+	// rlimit, each string counting its bytes, its NUL and an 8-byte pointer. An environment past
+	// it can never start, so no container that could start is refused; one within it may still
+	// fail to start, as it does under kubelet: the usual 8 MiB stack rlimit leaves 2 MiB, the
+	// arguments and the variables the image and the runtime add share the room, and the kernel
+	// refuses any one string over 128 KiB (MAX_ARG_STRLEN).
+	DefaultMaxEnvironmentBytes = 6 << 20
+	// envVarBytes is what a variable costs beyond its name and value against MaxEnvironmentBytes,
+	// as the kernel counts it: the "=" between them, the NUL after and the pointer to it.
+	envVarBytes = 1 + 1 + 8
 )
 
 // ExpansionLimits bounds $(VAR) expansion, which is checked while it runs, so the memory one
@@ -43,11 +48,14 @@ type ExpansionLimits struct {
 	// MaxContainerBytes bounds the sum of the expanded env values, command and args of one
 	// container. Zero means DefaultMaxExpandedContainerBytes; a negative value means no bound.
 	MaxContainerBytes int
-	// MaxEnvironmentBytes bounds the environment the container's env and envFrom define, each
-	// variable counting its name, its value and 32 bytes, so that envFrom entries naming large
-	// objects (under many prefixes) cannot make it grow without bound: past it the call fails
-	// with ErrExpansionLimit. The service variables do not count. Zero means
-	// DefaultMaxEnvironmentBytes; a negative value means no bound, as in kubelet.
+	// MaxEnvironmentBytes bounds the environment returned for a container (env, envFrom and the
+	// service variables; a device plugin's are the plugin's), each variable counting as execve
+	// counts it: its name, "=", its value, a NUL and an 8-byte pointer. It is checked as each
+	// variable is defined, and the call fails with ErrExpansionLimit as soon as the variables
+	// defined so far pass it, so that envFrom entries naming large objects (under many prefixes)
+	// cost at most what the bound allows, never what they ask for; a value that a later source
+	// makes smaller has counted at its largest on the way. Zero means DefaultMaxEnvironmentBytes;
+	// a negative value means no bound, as in kubelet.
 	MaxEnvironmentBytes int
 }
 

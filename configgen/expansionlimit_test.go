@@ -45,10 +45,15 @@ func TestExpansionLimits(t *testing.T) {
 		},
 		{name: "a value of exactly 1 MiB is allowed", env: doublingEnv(20)},
 		{
-			name: "many large values stop at the container's 16 MiB", env: manyBigEnv(1000),
+			name: "many large values stop at the environment's 6 MiB", env: manyBigEnv(1000),
+			wantErr: `the environment exceeds the limit of 6291456 bytes (ExpansionLimits.MaxEnvironmentBytes) at variable "X23"`,
+		},
+		{
+			name: "without the environment's bound, many large values stop at the container's 16 MiB", env: manyBigEnv(1000),
+			limits:  configgen.ExpansionLimits{MaxEnvironmentBytes: -1},
 			wantErr: `expanding environment variable "X64" exceeds the container's limit of expanded bytes (ExpansionLimits.MaxContainerBytes)`,
 		},
-		{name: "16 MiB in a container is allowed", env: manyBigEnv(64)},
+		{name: "without the environment's bound, 16 MiB in a container is allowed", env: manyBigEnv(64), limits: configgen.ExpansionLimits{MaxEnvironmentBytes: -1}},
 		{
 			name: "the value bound is configurable", env: doublingEnv(5), limits: configgen.ExpansionLimits{MaxValueBytes: 16},
 			wantErr: `expanding environment variable "V5" exceeds the limit of 16 bytes for one value`,
@@ -57,7 +62,7 @@ func TestExpansionLimits(t *testing.T) {
 			name: "the container bound is configurable", env: doublingEnv(5), limits: configgen.ExpansionLimits{MaxContainerBytes: 20},
 			wantErr: `expanding environment variable "V4" exceeds the container's limit`,
 		},
-		{name: "negative limits are kubelet's: no bound", env: doublingEnv(22), limits: configgen.ExpansionLimits{MaxValueBytes: -1, MaxContainerBytes: -1}},
+		{name: "negative limits are kubelet's: no bound", env: doublingEnv(22), limits: configgen.ExpansionLimits{MaxValueBytes: -1, MaxContainerBytes: -1, MaxEnvironmentBytes: -1}},
 		{name: "values without $ do not count", env: []v1.EnvVar{lit("A", strings.Repeat("x", 2<<20))}},
 	}
 	for _, tc := range tests {
@@ -100,7 +105,7 @@ func TestExpansionLimitInGenerator(t *testing.T) {
 		{name: "args after a large environment", edit: func(c *v1.Container) {
 			c.Env = manyBigEnv(60)
 			c.Args = []string{"$(BIG)$(BIG)$(BIG)$(BIG)", "$(BIG)$(BIG)$(BIG)$(BIG)", "$(BIG)$(BIG)$(BIG)$(BIG)", "$(BIG)$(BIG)$(BIG)$(BIG)", "$(BIG)"}
-		}, wantErr: `expanding args entry "4" exceeds the container's limit of expanded bytes`},
+		}, limits: configgen.ExpansionLimits{MaxEnvironmentBytes: -1}, wantErr: `expanding args entry "4" exceeds the container's limit of expanded bytes`},
 		{name: "a command entry over the value bound", edit: func(c *v1.Container) {
 			c.Env = []v1.EnvVar{lit("A", "0123456789")}
 			c.Command = []string{"$(A)$(A)"}

@@ -15,7 +15,7 @@ import (
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/internal/benchpod"
 	"github.com/podconfig/podconfig/mounts"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // benchNode is an offline node with benchpod's facts, objects, volumes and files, all in memory.
@@ -34,7 +34,7 @@ func benchNode(tb testing.TB) (*configgentest.Node, *configgen.Generator, mounts
 	node.Options.Resources.Node.CgroupV2 = facts.CgroupV2
 	node.Options.Resources.Node.MemoryCapacity = facts.MemoryCapacity
 	node.Options.Resources.Node.HugePageSizes = facts.HugePageSizes
-	node.ImageUsers[benchpod.ImageRef] = securitytest.ImageUser{UID: ptr.To(benchpod.ImageUID)}
+	node.ImageUsers[benchpod.ImageRef] = security.ImageUser{UID: ptr.To(benchpod.ImageUID)}
 
 	volumes := benchpod.Volumes(facts.RootDir)
 	for _, v := range volumes {

@@ -69,7 +69,7 @@ type Generator struct {
 	podsDir string
 	// services keeps the service variables built for each namespace, for the next call that
 	// sees the same Services.
-	services *serviceEnvCache
+	services *ServiceEnvCache
 	// podDirLocks serialise, for one pod, a call's span from making the pod's data directories
 	// to its last step that can fail and take them back, so that one call never removes
 	// directories another has just found and relies on. A pod's UID picks one of a fixed set.
@@ -91,7 +91,7 @@ func (g *Generator) lockPodDirs(pod *v1.Pod) *sync.Mutex {
 // ErrInvalidOptions when Security.DefaultPodSysctls is set without the DefaultPodSysctls feature
 // gate, as kubelet's configuration validation does.
 func New(opts Options) (*Generator, error) {
-	g := &Generator{opts: opts, gates: features.Default(), services: &serviceEnvCache{}}
+	g := &Generator{opts: opts, gates: features.Default(), services: &ServiceEnvCache{}}
 	if opts.FeatureGates != nil {
 		g.gates = *opts.FeatureGates
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs/hostfstest"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 const podUID = "3c1f7a52-6f0e-4a8e-9d3b-2b8f1e0c4d11"
@@ -166,7 +166,7 @@ func TestGenerateContainerConfigFeatures(t *testing.T) {
 	})
 	t.Run("user namespaces: every mount gets the pod's id mappings", func(t *testing.T) {
 		node := configgentest.NewNode()
-		node.Options.Security.UserNamespaces = securitytest.FixedUserNamespaces(65536)
+		node.Options.Security.UserNamespaces = offline.FixedUserNamespaces(65536)
 		gen, err := node.Generator()
 		require.NoError(t, err)
 		pod := samplePod()
@@ -457,7 +457,7 @@ func TestGenerateRunContainerOptionsRecursiveReadOnly(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			node := configgentest.NewNode()
 			node.Options.RuntimeHandlers = tt.handlers
-			node.Options.Security.RuntimeClasses = securitytest.RuntimeClasses{"gvisor": "runsc"}
+			node.Options.Security.RuntimeClasses = offline.RuntimeClasses{"gvisor": "runsc"}
 			gen, err := node.Generator()
 			require.NoError(t, err)
 			pod := samplePod()

@@ -18,7 +18,7 @@ import (
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/hostfs/hostfstest"
 	"github.com/podconfig/podconfig/internal/benchpod"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // callLog records the host calls made through it, as "Method path".
@@ -110,7 +110,7 @@ func TestContainerConfigHostCalls(t *testing.T) {
 	node.Options.ClusterDomain, node.Options.ClusterDNS = facts.ClusterDomain, facts.ClusterDNS
 	node.Options.ResolvConf = []byte(facts.ResolvConf)
 	node.Options.TerminationMessageRand = func() uint32 { return 42 }
-	node.ImageUsers[benchpod.ImageRef] = securitytest.ImageUser{UID: ptr.To(benchpod.ImageUID)}
+	node.ImageUsers[benchpod.ImageRef] = security.ImageUser{UID: ptr.To(benchpod.ImageUID)}
 	volumes := benchpod.Volumes(root)
 	for _, v := range volumes {
 		require.NoError(t, hostfs.OS{}.MkdirAll(v.HostPath, 0o755))

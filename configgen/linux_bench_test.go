@@ -11,8 +11,13 @@ import (
 
 	"github.com/podconfig/podconfig/internal/benchpod"
 	"github.com/podconfig/podconfig/resources"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
+
+// noThermalPaths masks no thermal_throttle directory, whatever the machine has. (The offline
+// package's ThermalPaths builds on this package, so its internal tests cannot import it.)
+type noThermalPaths struct{}
+
+func (noThermalPaths) ThermalThrottlePaths() []string { return nil }
 
 // BenchmarkLinuxContainerConfig measures the CRI LinuxContainerConfig of a Burstable container
 // with pod and container security contexts: security context plus resources (kubelet's
@@ -20,7 +25,7 @@ import (
 func BenchmarkLinuxContainerConfig(b *testing.B) {
 	res := resources.DefaultConfig(resources.Node{CgroupV2: true, MemoryCapacity: 32 << 30, HugePageSizes: []string{"2MB", "1GB"}})
 	opts := Options{Resources: &res}
-	opts.Security.ThermalThrottle = securitytest.ThermalPaths{}
+	opts.Security.ThermalThrottle = noThermalPaths{}
 	g, err := New(opts)
 	if err != nil {
 		b.Fatal(err)

@@ -18,7 +18,7 @@ import (
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/benchpod"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // Shape of BenchmarkNodeLife's node: kubelet's default of 110 pods, 3 containers each, spread
@@ -70,7 +70,7 @@ func BenchmarkNodeLife(b *testing.B) {
 	node.Options.Files = hostfs.OS{}
 	node.Options.RootDir, node.Options.PodLogsDir = root, filepath.Join(dir, "logs")
 	node.Options.TerminationMessageRand = nil
-	node.ImageUsers["registry.example/app:1"] = securitytest.ImageUser{UID: ptr.To(int64(1000))}
+	node.ImageUsers["registry.example/app:1"] = security.ImageUser{UID: ptr.To(int64(1000))}
 	gen, err := node.Generator()
 	if err != nil {
 		b.Fatal(err)

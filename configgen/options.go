@@ -27,7 +27,7 @@ const DefaultPodLogsDir = logs.DefaultPodLogsDirectory
 // container configs, the sources of API objects, and the host backends. A nil dependency gets the
 // documented default, so Options{} describes a kubelet with default settings on the local Linux
 // host with no API server. Offline users fill in the in-memory backends instead; see the
-// configgentest package.
+// offline package.
 type Options struct {
 	// NodeIPs are the kubelet's node IPs (--node-ip). The family of the first one orders
 	// status.podIPs; with no resolv.conf they pick the local DNS server's family.
@@ -96,8 +96,9 @@ type Options struct {
 	// records them as events: recorder.Event(pod, "Warning", w.Reason, w.Message).
 	OnWarning func(pod *v1.Pod, container *v1.Container, w Warning)
 	// ExpansionLimits bounds the $(VAR) expansion of each container's env values, command and
-	// args; the zero value is DefaultMaxExpandedValueBytes per value and
-	// DefaultMaxExpandedContainerBytes per container. Kubelet has no bound.
+	// args, and its environment; the zero value is DefaultMaxExpandedValueBytes per value,
+	// DefaultMaxExpandedContainerBytes per container and DefaultMaxEnvironmentBytes for the
+	// environment. Kubelet has no bound.
 	ExpansionLimits ExpansionLimits
 	// TerminationMessageRand names termination-message files; nil means random. A fixed source
 	// makes offline output deterministic.

@@ -86,68 +86,85 @@ type ContainerEnv struct {
 // MakePodEnvironmentVariables returns it.
 type PodEnv []ContainerEnv
 
-// ApplyTo writes the resolved environment into pod's containers, matched by kind and name: init
-// containers (sidecars among them), regular and ephemeral containers. Each container's env
-// becomes its plain values and its envFrom is cleared, since the values already hold what envFrom
-// gave, as a provider that passes a resolved pod on to its runtime wants. pod may be the pod the
-// environment was resolved from or a copy of it (DeepCopy). A container of e missing from pod is
-// an ErrInvalidOptions *Error naming it, and then pod is left unchanged.
+// ApplyTo writes the resolved environment into pod's containers, position by position in
+// PodContainers' order: init containers (sidecars among them), then regular, then ephemeral
+// containers. Each container's env becomes its plain values and its envFrom is cleared, since the
+// values already hold what envFrom gave, as a provider that passes a resolved pod on to its
+// runtime wants.
+//
+// pod must be the pod the environment was resolved from or a copy of it (DeepCopy): containers
+// are matched by position, not by name, since a pod that never passed an API server may have
+// containers with no name or the same name. A pod of another shape (a container more or fewer,
+// or one of another kind or name at some position) is an ErrInvalidOptions *Error naming the
+// container and its position, and then pod is left unchanged.
 func (e PodEnv) ApplyTo(pod *v1.Pod) error {
 	if pod == nil {
 		return asError(errkind.New(ErrInvalidOptions, "cannot apply environment variables to a nil pod", nil), ReasonFailedToCreateEnvVars, nil, nil)
 	}
-	targets := make([]*v1.Container, len(e))
-	for i := range e {
-		ce := &e[i]
-		if ce.Container == nil {
-			return asError(errkind.New(ErrInvalidOptions, "cannot apply environment variables of a container with no spec", nil), ReasonFailedToCreateEnvVars, pod, nil)
-		}
-		targets[i] = containerOfKind(pod, ce.Kind, ce.Container.Name)
-		if targets[i] == nil && ce.Kind != ContainerKindEphemeral {
-			return asError(errkind.New(ErrInvalidOptions, fmt.Sprintf("no %s container %q in the pod", ce.Kind, ce.Container.Name), nil), ReasonFailedToCreateEnvVars, pod, ce.Container)
-		}
-		if targets[i] == nil && findEphemeral(pod, ce.Container.Name) == nil {
-			return asError(errkind.New(ErrInvalidOptions, fmt.Sprintf("no ephemeral container %q in the pod", ce.Container.Name), nil), ReasonFailedToCreateEnvVars, pod, ce.Container)
-		}
+	if err := checkPodShape(pod, e, ReasonFailedToCreateEnvVars); err != nil {
+		return err
 	}
+	spec := &pod.Spec
 	for i := range e {
 		env := append([]v1.EnvVar(nil), e[i].Env...)
-		if c := targets[i]; c != nil {
-			c.Env, c.EnvFrom = env, nil
-			continue
-		}
-		ec := findEphemeral(pod, e[i].Container.Name)
-		ec.Env, ec.EnvFrom = env, nil
-	}
-	return nil
-}
-
-// containerOfKind returns pod's init or regular container of that kind and name; nil for none and
-// for an ephemeral container, which is not a v1.Container.
-func containerOfKind(pod *v1.Pod, kind ContainerKind, name string) *v1.Container {
-	var list []v1.Container
-	switch kind {
-	case ContainerKindInit, ContainerKindSidecar:
-		list = pod.Spec.InitContainers
-	case ContainerKindRegular:
-		list = pod.Spec.Containers
-	}
-	for i := range list {
-		if list[i].Name == name {
-			return &list[i]
+		switch n, m := len(spec.InitContainers), len(spec.Containers); {
+		case i < n:
+			spec.InitContainers[i].Env, spec.InitContainers[i].EnvFrom = env, nil
+		case i < n+m:
+			spec.Containers[i-n].Env, spec.Containers[i-n].EnvFrom = env, nil
+		default:
+			spec.EphemeralContainers[i-n-m].Env, spec.EphemeralContainers[i-n-m].EnvFrom = env, nil
 		}
 	}
 	return nil
 }
 
-// findEphemeral returns pod's ephemeral container of that name, nil for none.
-func findEphemeral(pod *v1.Pod, name string) *v1.EphemeralContainer {
-	for i := range pod.Spec.EphemeralContainers {
-		if ec := &pod.Spec.EphemeralContainers[i]; ec.Name == name {
-			return ec
+// checkPodShape fails, with an ErrInvalidOptions *Error of reason naming the container and its
+// position, unless pod's containers in PodContainers' order are of the kinds and names of envs',
+// one for one.
+func checkPodShape(pod *v1.Pod, envs []ContainerEnv, reason string) error {
+	n := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
+	for i := range max(n, len(envs)) {
+		if i < len(envs) && envs[i].Container == nil {
+			return shapeError(pod, reason, "", fmt.Sprintf("the resolved environment at position %d has no container spec", i))
+		}
+		if i >= n {
+			return shapeError(pod, reason, envs[i].Container.Name,
+				fmt.Sprintf("the pod has no container at position %d for %s container %q", i, envs[i].Kind, envs[i].Container.Name))
+		}
+		kind, name := podContainerAt(pod, i)
+		if i >= len(envs) {
+			return shapeError(pod, reason, name, fmt.Sprintf("the pod's %s container %q at position %d has no environment", kind, name, i))
+		}
+		if ce := &envs[i]; ce.Kind != kind || ce.Container.Name != name {
+			return shapeError(pod, reason, name, fmt.Sprintf("the pod's container at position %d is %s container %q, not %s container %q as resolved",
+				i, kind, name, ce.Kind, ce.Container.Name))
 		}
 	}
 	return nil
+}
+
+// shapeError is checkPodShape's error about the pod's container named container.
+func shapeError(pod *v1.Pod, reason, container, msg string) error {
+	err := errkind.New(ErrInvalidOptions, msg, nil)
+	return &Error{Category: category(err), Reason: reason, Err: err, Pod: pod.Namespace + "/" + pod.Name, Container: container}
+}
+
+// podContainerAt is the kind and name of the container at position i of PodContainers(pod), which
+// must hold one, without building the list.
+func podContainerAt(pod *v1.Pod, i int) (ContainerKind, string) {
+	spec := &pod.Spec
+	if i < len(spec.InitContainers) {
+		c := &spec.InitContainers[i]
+		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
+			return ContainerKindSidecar, c.Name
+		}
+		return ContainerKindInit, c.Name
+	}
+	if i -= len(spec.InitContainers); i < len(spec.Containers) {
+		return ContainerKindRegular, spec.Containers[i].Name
+	}
+	return ContainerKindEphemeral, spec.EphemeralContainers[i-len(spec.Containers)].Name
 }
 
 // PodEnvInput is the input of MakePodEnvironmentVariables: EnvInput without the container, since
@@ -177,12 +194,16 @@ type PodEnvInput struct {
 	UnknownIPs UnknownIPPolicy
 	// ExpansionLimits bounds the $(VAR) expansion of env values; the zero value is the defaults.
 	ExpansionLimits ExpansionLimits
+	// ServiceEnvCache, when not nil, keeps the service variables from one call to the next while
+	// the Services are unchanged. A provider keeps one for its node and sets it in every call:
+	// without it each call builds them again (once for the whole pod).
+	ServiceEnvCache *ServiceEnvCache
 }
 
 // MakePodEnvironmentVariables resolves the environment of every container of in.Pod (init,
 // sidecar, regular and ephemeral, in PodContainers' order) with MakeEnvironmentVariables, for a
-// provider that passes plain values to its runtime. The Services are listed, and their variables
-// built, once for the whole pod.
+// provider that passes plain values to its runtime. The Services are listed once for the whole
+// pod, and their variables built once for it, or reused from in.ServiceEnvCache.
 //
 // The warnings of every container come back together, each naming its container. The first
 // container that fails stops the call with its *Error, which names the container.
@@ -194,12 +215,15 @@ func MakePodEnvironmentVariables(ctx context.Context, in PodEnvInput) (PodEnv, [
 		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
 		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Node: in.Node, Files: in.Files,
 		FeatureGates: in.FeatureGates, UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+		ServiceEnvCache: in.ServiceEnvCache,
 	}}
 	if in.Services != nil {
 		call.Services = &listedServices{lister: in.Services}
 	}
-	// Every container sees the same Services, so their variables are built once.
-	call.serviceCache = &serviceEnvCache{}
+	if call.ServiceEnvCache == nil {
+		// Every container sees the same Services, so their variables are built once.
+		call.ServiceEnvCache = &ServiceEnvCache{}
+	}
 	containers := PodContainers(in.Pod)
 	out := make(PodEnv, len(containers))
 	var warnings []Warning
@@ -263,21 +287,25 @@ type ContainerMounts struct {
 
 // MakePodVolumeMounts resolves every container's volumeMounts with mounts.ContainerVolumeMounts
 // (kubelet's rules, no host paths), for a provider that mounts the pod's volumes itself. envs,
-// from MakePodEnvironmentVariables, expand subPathExpr; a container missing from envs expands
-// against nothing. supportsRecursiveReadOnly says whether the provider's runtime supports
-// recursive read-only mounts. Errors are *Error naming the container.
+// from MakePodEnvironmentVariables for this pod, expand subPathExpr, container by container in
+// PodContainers' order; with no envs every subPathExpr expands against nothing. envs of another
+// shape than the pod's are refused as PodEnv.ApplyTo refuses them, so that no container expands
+// against another's environment. supportsRecursiveReadOnly says whether the provider's runtime
+// supports recursive read-only mounts. Errors are *Error naming the container.
 func MakePodVolumeMounts(pod *v1.Pod, envs []ContainerEnv, supportsRecursiveReadOnly bool) ([]ContainerMounts, error) {
+	if pod != nil && len(envs) > 0 {
+		if err := checkPodShape(pod, envs, ReasonCreateContainerConfigError); err != nil {
+			return nil, err
+		}
+	}
 	containers := PodContainers(pod)
 	out := make([]ContainerMounts, len(containers))
 	for i, pc := range containers {
 		var env map[string]string
-		for _, ce := range envs {
-			if ce.Container != nil && ce.Container.Name == pc.Container.Name && ce.Kind == pc.Kind {
-				env = make(map[string]string, len(ce.Env))
-				for _, e := range ce.Env {
-					env[e.Name] = e.Value
-				}
-				break
+		if len(envs) > 0 {
+			env = make(map[string]string, len(envs[i].Env))
+			for _, e := range envs[i].Env {
+				env[e.Name] = e.Value
 			}
 		}
 		ms, err := mounts.ContainerVolumeMounts(mounts.VolumeMountsInput{

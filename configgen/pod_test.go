@@ -269,5 +269,6 @@ func podInput(in configgen.EnvInput) configgen.PodEnvInput {
 		Pod: in.Pod, PodIPs: in.PodIPs, NodeIPs: in.NodeIPs, Volumes: in.Volumes,
 		ConfigMaps: in.ConfigMaps, Secrets: in.Secrets, Services: in.Services, Node: in.Node, Files: in.Files,
 		FeatureGates: in.FeatureGates, UnknownIPs: in.UnknownIPs, ExpansionLimits: in.ExpansionLimits,
+		ServiceEnvCache: in.ServiceEnvCache,
 	}
 }

@@ -63,34 +63,51 @@ func TestPodEnvVarsMatchSingleCall(t *testing.T) {
 
 func TestPodEnvApplyTo(t *testing.T) {
 	tests := []struct {
-		name    string
-		target  func(*v1.Pod) *v1.Pod
-		envs    func(configgen.PodEnv) configgen.PodEnv
-		wantErr string
+		name          string
+		target        func(*v1.Pod) *v1.Pod
+		envs          func(configgen.PodEnv) configgen.PodEnv
+		wantErr       string
+		wantContainer string
 	}{
-		{name: "the same pod", target: func(p *v1.Pod) *v1.Pod { return p }},
-		{name: "a copy", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() }},
-		{name: "nil pod", target: func(*v1.Pod) *v1.Pod { return nil }, wantErr: "cannot apply environment variables to a nil pod"},
-		{name: "missing regular container", target: func(p *v1.Pod) *v1.Pod {
+		{name: "the pod resolved is written to", target: func(p *v1.Pod) *v1.Pod { return p }},
+		{name: "a copy of the pod is written to", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() }},
+		{name: "a nil pod is refused", target: func(*v1.Pod) *v1.Pod { return nil }, wantErr: "cannot apply environment variables to a nil pod"},
+		{name: "a pod whose container at a position has another name is refused", target: func(p *v1.Pod) *v1.Pod {
 			c := p.DeepCopy()
 			c.Spec.Containers[0].Name = "other"
 			return c
-		}, wantErr: `no regular container "app" in the pod`},
-		{name: "missing ephemeral container", target: func(p *v1.Pod) *v1.Pod {
+		}, wantErr: `the pod's container at position 2 is regular container "other", not regular container "app" as resolved`, wantContainer: "other"},
+		{name: "a pod without the ephemeral container is refused", target: func(p *v1.Pod) *v1.Pod {
 			c := p.DeepCopy()
 			c.Spec.EphemeralContainers = nil
 			return c
-		}, wantErr: `no ephemeral container "debug" in the pod`},
-		{name: "a sidecar is looked up among init containers", target: func(p *v1.Pod) *v1.Pod {
+		}, wantErr: `the pod has no container at position 3 for ephemeral container "debug"`, wantContainer: "debug"},
+		{name: "a pod without the sidecar is refused: the regular container moves to its position", target: func(p *v1.Pod) *v1.Pod {
 			c := p.DeepCopy()
 			c.Spec.InitContainers = c.Spec.InitContainers[:1]
 			return c
-		}, wantErr: `no sidecar container "proxy" in the pod`},
-		{name: "no spec", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() },
+		}, wantErr: `the pod's container at position 1 is regular container "app", not sidecar container "proxy" as resolved`, wantContainer: "app"},
+		{name: "a sidecar that became an init container is refused", target: func(p *v1.Pod) *v1.Pod {
+			c := p.DeepCopy()
+			c.Spec.InitContainers[1].RestartPolicy = nil
+			return c
+		}, wantErr: `the pod's container at position 1 is init container "proxy", not sidecar container "proxy" as resolved`, wantContainer: "proxy"},
+		{name: "a pod with a container more is refused", target: func(p *v1.Pod) *v1.Pod {
+			c := p.DeepCopy()
+			c.Spec.EphemeralContainers = append(c.Spec.EphemeralContainers, v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "late"}})
+			return c
+		}, wantErr: `the pod's ephemeral container "late" at position 4 has no environment`, wantContainer: "late"},
+		{name: "an environment with no container spec is refused", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() },
 			envs:    func(e configgen.PodEnv) configgen.PodEnv { return configgen.PodEnv{{}} },
-			wantErr: "cannot apply environment variables of a container with no spec"},
-		{name: "nothing to apply", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() },
-			envs: func(configgen.PodEnv) configgen.PodEnv { return nil }},
+			wantErr: "the resolved environment at position 0 has no container spec"},
+		{name: "no environment for a pod with containers is refused", target: func(p *v1.Pod) *v1.Pod { return p.DeepCopy() },
+			envs:    func(configgen.PodEnv) configgen.PodEnv { return nil },
+			wantErr: `the pod's init container "setup" at position 0 has no environment`, wantContainer: "setup"},
+		{name: "no environment for a pod with no containers changes nothing", target: func(p *v1.Pod) *v1.Pod {
+			c := p.DeepCopy()
+			c.Spec.InitContainers, c.Spec.Containers, c.Spec.EphemeralContainers = nil, nil, nil
+			return c
+		}, envs: func(configgen.PodEnv) configgen.PodEnv { return nil }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +127,8 @@ func TestPodEnvApplyTo(t *testing.T) {
 				assert.ErrorIs(t, err, configgen.ErrInvalidOptions)
 				var e *configgen.Error
 				require.ErrorAs(t, err, &e)
+				assert.Equal(t, tt.wantContainer, e.Container)
+				assert.Equal(t, configgen.ReasonFailedToCreateEnvVars, e.Reason)
 				assert.Equal(t, before, target, "nothing is applied on error")
 				return
 			}

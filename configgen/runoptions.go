@@ -146,9 +146,9 @@ func (g *Generator) runContainerOptions(ctx context.Context, req ContainerReques
 		EnvInput: EnvInput{
 			Pod: pod, Container: container, PodIPs: podIPs, NodeIPs: g.opts.NodeIPs, Volumes: volumes,
 			ConfigMaps: g.opts.ConfigMaps, Secrets: g.opts.Secrets, Services: g.opts.Services, Node: g.opts.Node,
-			Files: g.files, FeatureGates: &g.gates,
+			Files: g.files, FeatureGates: &g.gates, ServiceEnvCache: g.services,
 		},
-		serviceCache: g.services, space: space,
+		space: space,
 	}, g.opts.ExpansionLimits.budget())
 	if err != nil {
 		return nil, nil, noop, commandLine{}, asError(err, ReasonFailedToCreateEnvVars, pod, container)

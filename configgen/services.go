@@ -24,16 +24,16 @@ func (b *envBuilder) serviceEnv(enableServiceLinks bool) (checked bool, err erro
 		return false, err
 	}
 	key := serviceEnvKey{namespace: b.in.Pod.Namespace, enableServiceLinks: enableServiceLinks}
-	if e := b.in.serviceCache.lookup(key, services); e != nil {
+	if e := b.in.ServiceEnvCache.lookup(key, services); e != nil {
 		b.svc = e.vars
 		return e.checked, nil
 	}
 	b.svc = serviceEnvVars(services)
-	if b.in.serviceCache == nil {
+	if b.in.ServiceEnvCache == nil {
 		return false, nil
 	}
 	checked = envsPassCheck(b.svc)
-	b.in.serviceCache.store(key, services, b.svc, checked)
+	b.in.ServiceEnvCache.store(key, services, b.svc, checked)
 	return checked, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	apiadmission "k8s.io/apiserver/pkg/admission"
 	genericinitializer "k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/apiserver/pkg/authentication/user"
@@ -38,6 +39,7 @@ import (
 	apiv1 "k8s.io/kubernetes/pkg/apis/core/v1"
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 	"k8s.io/kubernetes/plugin/pkg/admission/podtopologylabels"
@@ -65,9 +67,11 @@ type admissionCase struct {
 
 // TestAdmission compares package admission with the API server's own admission plugins
 // (LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, RuntimeClass,
-// PodTopologyLabels, in the API server's order, then the pod create strategy's pod-level resource
-// defaulting and the plugins' validation) on the admission corpus, on the kubelet corpus's pods and
-// on 1000 random pods in random clusters: the same pod, or the same error.
+// PodTopologyLabels, in the API server's order, then the pod create strategy and the plugins'
+// validation) on the admission corpus, on the kubelet corpus's pods and on 1000 random pods in
+// random clusters: the same admitted pod (the API server's after the strategy's pod-level resource
+// defaulting alone), or the same error; then the same pod once defaults.PrepareForCreate has
+// prepared podconfig's as the API server's real pod strategy (PrepareForCreate) prepared its own.
 func TestAdmission(t *testing.T) {
 	cases := loadAdmissionCorpus(t)
 	for _, sc := range loadCorpus(t) {
@@ -87,7 +91,7 @@ func TestAdmission(t *testing.T) {
 	}
 	refused := 0
 	for _, c := range cases {
-		want, wantErr := apiserverAdmit(t, c.Pod, c.objects)
+		want, wantPrepared, wantErr := apiserverAdmit(t, c.Pod, c.objects)
 		got, gotErr := podconfigAdmit(c.Pod, c.objects)
 		switch {
 		case (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()):
@@ -98,6 +102,16 @@ func TestAdmission(t *testing.T) {
 			refused++
 		case !apiequality.Semantic.DeepEqual(want, got):
 			t.Errorf("%s: admitted pods differ (-apiserver +podconfig):\n%s", c.Name, cmp.Diff(want, got))
+		default:
+			defaults.PrepareForCreate(got)
+			// The API server stamps the SchedulingGated condition with its clock; PrepareForCreate
+			// with the pod's creationTimestamp, which the API server set a moment before.
+			for i := range wantPrepared.Status.Conditions {
+				wantPrepared.Status.Conditions[i].LastTransitionTime = c.Pod.CreationTimestamp
+			}
+			if !apiequality.Semantic.DeepEqual(wantPrepared, got) {
+				t.Errorf("%s: pods prepared for create differ (-apiserver +podconfig):\n%s", c.Name, cmp.Diff(wantPrepared, got))
+			}
 		}
 	}
 	t.Logf("%d pods compared, %d refused by both with the same error", len(cases), refused)
@@ -135,7 +149,8 @@ func loadAdmissionCorpus(t *testing.T) []*admissionCase {
 	return out
 }
 
-// podconfigAdmit is the library's path: defaults without the create strategy, then Admit.
+// podconfigAdmit is the library's path: defaults without the create strategy, then Admit (the
+// caller applies PrepareForCreate after it).
 func podconfigAdmit(pod *v1.Pod, objs []runtime.Object) (*v1.Pod, error) {
 	pod = pod.DeepCopy()
 	defaults.SetObjectDefaultsPod(pod, defaults.ObjectDefaultsOnly())
@@ -160,8 +175,11 @@ func podconfigAdmit(pod *v1.Pod, objs []runtime.Object) (*v1.Pod, error) {
 
 // apiserverAdmit runs the API server's defaulting and admission plugins on the pod, with a cluster
 // holding objs (stored as the API server stores them: defaulted), each namespace's default
-// ServiceAccount and the built-in PriorityClasses.
-func apiserverAdmit(t *testing.T, pod *v1.Pod, objs []runtime.Object) (*v1.Pod, error) {
+// ServiceAccount and the built-in PriorityClasses. It returns the admitted pod (after the mutating
+// plugins and the create strategy's pod-level resource defaulting, which package admission
+// applies) and the pod the real pod strategy's PrepareForCreate makes of it, which the validating
+// plugins then check, as in the API server.
+func apiserverAdmit(t *testing.T, pod *v1.Pod, objs []runtime.Object) (admitted, prepared *v1.Pod, err error) {
 	t.Helper()
 	pod = pod.DeepCopy()
 	apiv1.SetObjectDefaults_Pod(pod)
@@ -254,23 +272,28 @@ func apiserverAdmit(t *testing.T, pod *v1.Pod, objs []runtime.Object) (*v1.Pod, 
 	for _, p := range chain {
 		if m, ok := p.(apiadmission.MutationInterface); ok && p.Handles(apiadmission.Create) {
 			if err := m.Admit(ctx, attrs, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	podutil.DefaultPodLevelResources(internal)
+	admittedInternal := internal.DeepCopy()
+	podutil.DefaultPodLevelResources(admittedInternal)
+	podregistry.Strategy.PrepareForCreate(ctx, internal) // attrs holds internal: validation sees it prepared
 	for _, p := range chain {
 		if v, ok := p.(apiadmission.ValidationInterface); ok && p.Handles(apiadmission.Create) {
 			if err := v.Validate(ctx, attrs, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	out := &v1.Pod{}
-	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+	admitted, prepared = &v1.Pod{}, &v1.Pod{}
+	if err := legacyscheme.Scheme.Convert(admittedInternal, admitted, nil); err != nil {
 		t.Fatal(err)
 	}
-	return out, nil
+	if err := legacyscheme.Scheme.Convert(internal, prepared, nil); err != nil {
+		t.Fatal(err)
+	}
+	return admitted, prepared, nil
 }
 
 // admissionInitializer gives plugins what the API server's generic initializer gives them.
@@ -419,5 +442,73 @@ func randomAdmissionCase(seed uint64, i int) *admissionCase {
 			spec.ServiceAccountName = ""
 		}
 	}
+	addCreateStrategyFields(pod, chance, pick)
 	return &admissionCase{Name: fmt.Sprintf("random pod %d (seed %d)", i, seed), Pod: pod, objects: objs}
+}
+
+// addCreateStrategyFields adds at random what the pod create strategy changes: scheduling gates,
+// label keys of affinity terms and spread constraints (the node's zone among them, a label
+// admission adds), AppArmor annotations, and fields v1.37's default gates drop. It draws after
+// every other draw of a random case, so that a seed gives the same pod and cluster as before.
+func addCreateStrategyFields(pod *v1.Pod, chance func(float64) bool, pick func(...string) string) {
+	spec := &pod.Spec
+	if chance(0.5) {
+		if pod.Labels == nil {
+			pod.Labels = map[string]string{}
+		}
+		pod.Labels["app"] = pick("web", "db")
+		pod.Labels["pod-template-hash"] = pick("7c9d", "5f6b")
+	}
+	keys := func() []string {
+		return []string{pick("app", "pod-template-hash", "topology.kubernetes.io/zone", "missing")}
+	}
+	sel := func() *metav1.LabelSelector {
+		if chance(0.2) {
+			return nil
+		}
+		return &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	}
+	if chance(0.15) {
+		spec.SchedulingGates = []v1.PodSchedulingGate{{Name: "example.com/wait"}}
+	}
+	if chance(0.2) {
+		term := v1.PodAffinityTerm{LabelSelector: sel(), TopologyKey: "kubernetes.io/hostname", MatchLabelKeys: keys()}
+		if chance(0.5) {
+			term.MismatchLabelKeys = keys()
+		}
+		spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution:  []v1.PodAffinityTerm{term},
+			PreferredDuringSchedulingIgnoredDuringExecution: []v1.WeightedPodAffinityTerm{{Weight: 10, PodAffinityTerm: *term.DeepCopy()}},
+		}}
+	}
+	if chance(0.2) {
+		spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, v1.TopologySpreadConstraint{MaxSkew: 1,
+			TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: v1.ScheduleAnyway, LabelSelector: sel(), MatchLabelKeys: keys()})
+	}
+	if chance(0.2) && len(spec.Containers) > 0 {
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations["container.apparmor.security.beta.kubernetes.io/"+spec.Containers[0].Name] =
+			pick("runtime/default", "unconfined", "localhost/prof", "localhost/ padded", "localhost/", "bogus")
+		if chance(0.3) {
+			if spec.SecurityContext == nil {
+				spec.SecurityContext = &v1.PodSecurityContext{}
+			}
+			spec.SecurityContext.AppArmorProfile = &v1.AppArmorProfile{Type: v1.AppArmorProfileTypeRuntimeDefault}
+		}
+	}
+	if chance(0.2) && len(spec.Containers) > 0 {
+		c := &spec.Containers[0]
+		spec.Volumes = append(spec.Volumes, v1.Volume{Name: "alpha-scratch", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Mode: ptr.To[int32](0o700)}}})
+		c.VolumeMounts = append(c.VolumeMounts, v1.VolumeMount{Name: "alpha-scratch", MountPath: "/alpha", BindMountOptions: []string{"nosuid"}})
+		c.Lifecycle = &v1.Lifecycle{StopSignal: ptr.To(v1.SIGUSR1)}
+		c.StartupProbe = &v1.Probe{ProbeHandler: v1.ProbeHandler{HTTPGet: &v1.HTTPGetAction{Port: intstr.FromInt32(8080), Protocol: ptr.To(v1.HTTPProtocol("HTTP1"))}}}
+		spec.EvictionResponders = []v1.EvictionResponder{{Name: "responder"}}
+		spec.SchedulingGroup = &v1.PodSchedulingGroup{}
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations["pod.beta.kubernetes.io/init-containers"] = "[]"
+	}
 }

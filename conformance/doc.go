@@ -8,6 +8,9 @@
 // deviation that no longer occurs is a failure too. Random pods from a seeded generator run the
 // same way; a difference there must be one of the known deviations.
 //
+// TestAdmission and TestValidation run the API server's own admission plugins and create
+// validation beside packages admission and validation the same way (ValidationDeviations).
+//
 // The tests need kubelet's unexported functions, so they are built with
 //
 //	go test -ldflags=-checklinkname=0 ./...

@@ -92,3 +92,14 @@ func BenchmarkPullPolicyForImage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrepareForCreate prepares a fresh copy of the defaulted benchPod each time; subtract
+// BenchmarkDeepCopyPod.
+func BenchmarkPrepareForCreate(b *testing.B) {
+	base := benchPod()
+	SetObjectDefaultsPod(base)
+	b.ReportAllocs()
+	for b.Loop() {
+		PrepareForCreate(base.DeepCopy())
+	}
+}

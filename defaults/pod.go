@@ -10,7 +10,8 @@ import (
 // defaulters of volumes, containers, probes and resource lists), then the pod-level resource
 // defaulting of the pod create strategy. The package documentation lists every rule. Fields that
 // are set are kept, except where an API server rule rewrites them (marked "rewrites" there).
-// Applying it twice gives the same pod as applying it once. A nil pod is left alone.
+// Applying it twice gives the same pod as applying it once. A nil pod is left alone. The rest of
+// the create strategy, applied after admission, is PrepareForCreate.
 func SetObjectDefaultsPod(pod *v1.Pod, opts ...Option) {
 	if pod == nil {
 		return

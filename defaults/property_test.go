@@ -5,9 +5,13 @@ import (
 	"reflect"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/randfill"
 )
 
@@ -175,5 +179,69 @@ func keptSetFields(before, after reflect.Value, path string) (string, bool) {
 			return "", true
 		}
 		return path, before.Equal(after)
+	}
+}
+
+// TestPrepareForCreateOnRandomPods checks on random defaulted pods that PrepareForCreate leaves a
+// fresh status with the QoS class of the prepared spec, and nothing its drops would drop again.
+func TestPrepareForCreateOnRandomPods(t *testing.T) {
+	for seed := int64(0); seed < 300; seed++ {
+		pod := randomPod(seed, false)
+		SetObjectDefaultsPod(pod)
+		PrepareForCreate(pod)
+		if pod.Generation != 1 || pod.Status.Phase != v1.PodPending || len(pod.Status.PodIPs) != 0 {
+			t.Fatalf("seed %d: generation %d, status %+v", seed, pod.Generation, pod.Status)
+		}
+		if want := podQOS(pod, DefaultFeatureGates()); pod.Status.QOSClass != want {
+			t.Fatalf("seed %d: qosClass %s, the prepared spec is %s", seed, pod.Status.QOSClass, want)
+		}
+		again := pod.DeepCopy()
+		dropDisabledFields(&again.Spec, again.Annotations, DefaultFeatureGates())
+		if !equality.Semantic.DeepEqual(pod, again) {
+			assertSemantic(t, pod, again, "seed %d: a second drop changed the pod", seed)
+			return
+		}
+	}
+}
+
+// randomWorkloads are one object of each kind SetObjectDefaultsWorkload handles, filled at random.
+func randomWorkloads(seed int64) []runtime.Object {
+	qs := []string{"0", "1", "100m", "1.5", "100Mi", "0.0001"}
+	f := randfill.NewWithSeed(seed).NilChance(0.4).NumElements(0, 2).Funcs(
+		func(q *resource.Quantity, c randfill.Continue) { *q = resource.MustParse(qs[c.Intn(len(qs))]) },
+		func(tm *metav1.Time, c randfill.Continue) { *tm = metav1.Time{} },
+		func(s *string, c randfill.Continue) {
+			*s = []string{"", "", "a", "RollingUpdate", "OnDelete", "25%"}[c.Intn(6)]
+		},
+		func(m *map[string]string, c randfill.Continue) {
+			if c.Intn(3) == 0 {
+				*m = nil
+				return
+			}
+			*m = map[string]string{"app": "web"}
+		},
+	)
+	objs := []runtime.Object{&appsv1.Deployment{}, &appsv1.ReplicaSet{}, &appsv1.StatefulSet{}, &appsv1.DaemonSet{},
+		&batchv1.Job{}, &batchv1.CronJob{}, &v1.ReplicationController{}, &v1.PodTemplate{}}
+	for _, o := range objs {
+		f.Fill(o)
+	}
+	return objs
+}
+
+// TestWorkloadsOnRandomObjects checks on random workloads that SetObjectDefaultsWorkload applied
+// twice gives what it gives once, and that preparing them for create does not fail.
+func TestWorkloadsOnRandomObjects(t *testing.T) {
+	for seed := int64(0); seed < 100; seed++ {
+		for _, obj := range randomWorkloads(seed) {
+			SetObjectDefaultsWorkload(obj)
+			twice := obj.DeepCopyObject()
+			SetObjectDefaultsWorkload(twice)
+			if !equality.Semantic.DeepEqual(obj, twice) {
+				assertSemantic(t, obj, twice, "seed %d: %T defaulted twice differs from once", seed, obj)
+				return
+			}
+			PrepareWorkloadForCreate(obj)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	v1 "k8s.io/api/core/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/hosts"
@@ -320,6 +321,8 @@ spec:
 	status, err := e.run(t, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "all done", status.Container("file").Last().Message)
+	assert.Equal(t, "all done", status.apiContainer(t, "file").State.Terminated.Message, "the API status carries the message")
+	assert.Equal(t, v1.PodFailed, status.Pod.Phase, "a container failed under Never")
 	custom := status.Container("custom-path").Last()
 	assert.Equal(t, int32(3), custom.ExitCode)
 	assert.Equal(t, "from a custom path", custom.Message)
@@ -346,6 +349,15 @@ spec:
 	require.NoError(t, err)
 	assert.Equal(t, "first\nsecond\nmain\n", logOf(t, status, "main"))
 	assert.Equal(t, []string{"first", "second", "main"}, e.createdNames())
+	assert.Equal(t, v1.PodSucceeded, status.Pod.Phase)
+	for _, name := range []string{"first", "second"} {
+		c := status.apiContainer(t, name)
+		require.NotNil(t, c.State.Terminated, name)
+		assert.Equal(t, "Completed", c.State.Terminated.Reason, name)
+		assert.True(t, c.Ready, "an init container that completed is ready: %s", name)
+	}
+	assert.Equal(t, "True PodCompleted", status.condition(t, v1.PodInitialized))
+	assert.Equal(t, "False PodCompleted", status.condition(t, v1.PodReady))
 }
 
 func TestE2ERestartLogsToNextLogFile(t *testing.T) {
@@ -374,6 +386,18 @@ spec:
 	assert.True(t, strings.HasSuffix(c.Attempts[1].LogPath, "/main/1.log"), c.Attempts[1].LogPath)
 	assert.Equal(t, "second run\n", c.Attempts[1].Log)
 	assert.Equal(t, "1", c.Attempts[1].Annotations["io.kubernetes.container.restartCount"])
+	// The status as kubelet reports it: the restart, the failure before it, the runtime's ID.
+	assert.Equal(t, v1.PodSucceeded, status.Pod.Phase)
+	main := status.apiContainer(t, "main")
+	assert.Equal(t, int32(1), main.RestartCount)
+	require.NotNil(t, main.State.Terminated)
+	assert.Equal(t, "Completed", main.State.Terminated.Reason)
+	require.NotNil(t, main.LastTerminationState.Terminated)
+	assert.Equal(t, int32(1), main.LastTerminationState.Terminated.ExitCode)
+	assert.Equal(t, "Error", main.LastTerminationState.Terminated.Reason)
+	assert.Equal(t, "containerd://"+c.Attempts[1].ID, main.ContainerID)
+	assert.Equal(t, image, main.Image)
+	assert.NotEmpty(t, main.ImageID)
 }
 
 func TestE2ENetworks(t *testing.T) {
@@ -406,7 +430,10 @@ spec:
 			status, err := e.run(t, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, logOf(t, status, "main"))
-			assert.Equal(t, []string{map[bool]string{true: nodeIP.String(), false: podNetworkIP}[tc.hostNetwork]}, status.PodIPs)
+			want := map[bool]string{true: nodeIP.String(), false: podNetworkIP}[tc.hostNetwork]
+			assert.Equal(t, []string{want}, status.PodIPs)
+			assert.Equal(t, want, status.Pod.PodIP)
+			assert.Equal(t, nodeIP.String(), status.Pod.HostIP)
 		})
 	}
 }
@@ -537,6 +564,7 @@ spec:
 	require.NoError(t, err)
 	assert.Equal(t, "from-sidecar\n", logOf(t, status, "main"))
 	assert.Equal(t, []string{"helper", "main"}, e.createdNames(), "the sidecar starts first and is not restarted")
+	assert.Equal(t, v1.PodSucceeded, status.Pod.Phase, "the sidecar, stopped once main was done, does not count")
 }
 
 func TestE2EMemoryEmptyDirAndHostPath(t *testing.T) {
@@ -582,10 +610,14 @@ spec:
   containers:
   - {name: main, image: "podconfig.local/missing:1", imagePullPolicy: Never}
 `)
-	_, err := e.run(t, nil)
+	status, err := e.run(t, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `ErrImageNeverPull: Container image "podconfig.local/missing:1" is not present with pull policy of Never`)
 	assert.Empty(t, e.createdNames())
+	waiting := status.apiContainer(t, "main").State.Waiting
+	require.NotNil(t, waiting, "the container waits with the failure's reason")
+	assert.Equal(t, "ErrImageNeverPull", waiting.Reason)
+	assert.Equal(t, `Container image "podconfig.local/missing:1" is not present with pull policy of Never`, waiting.Message)
 }
 
 func TestE2EFailedSandboxIsCleanedUp(t *testing.T) {
@@ -603,7 +635,7 @@ spec:
 `)
 	status, err := e.run(t, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "RunPodSandbox")
+	assert.Contains(t, err.Error(), `CreatePodSandboxError: Failed to create sandbox for pod "bad-sandbox_default(`)
 	assert.Empty(t, e.createdNames())
 	list, lerr := e.rt.ListPodSandbox(context.Background(), &runtimeapi.ListPodSandboxRequest{Filter: &runtimeapi.PodSandboxFilter{
 		LabelSelector: map[string]string{"io.kubernetes.pod.uid": string(status.UID)},

@@ -1,8 +1,9 @@
 // Package e2e is podconfig's end-to-end suite: it runs real pods on a CRI runtime with the
 // minikubelet example's binary, podconfig generating every sandbox and container config, and
 // checks each behaviour from inside a container (its output), on the host, and through the
-// runtime. It also runs the bundled example pod with crictl alone, from `podconfig render -o
-// crictl`'s files. It holds tests only.
+// runtime. It also runs pods with crictl alone, from `podconfig render -o crictl`'s files: the
+// bundled example pod, and one whose container reads its configMap, secret, downwardAPI and
+// token files. It holds tests only.
 //
 // .ci/stages/30-e2e.sh runs it on containerd 1.6 and 2.x in turn, each started privately, after
 // building minikubelet and podconfig. It reads:

@@ -61,6 +61,35 @@ type podStatus struct {
 		Generate time.Duration `json:"generate"`
 		Start    time.Duration `json:"start"`
 	} `json:"timing"`
+	// Pod is the pod's last status as kubelet would report it (podruntime's GenerateAPIPodStatus).
+	Pod *v1.PodStatus `json:"pod"`
+}
+
+// apiContainer returns the API status of the init or regular container with the given name.
+func (s *podStatus) apiContainer(t *testing.T, name string) v1.ContainerStatus {
+	t.Helper()
+	require.NotNil(t, s.Pod, "the status file holds the pod's API status")
+	for _, list := range [][]v1.ContainerStatus{s.Pod.InitContainerStatuses, s.Pod.ContainerStatuses} {
+		for _, c := range list {
+			if c.Name == name {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no API status of container %s", name)
+	return v1.ContainerStatus{}
+}
+
+// condition returns the pod's condition of the type as "Status Reason".
+func (s *podStatus) condition(t *testing.T, typ v1.PodConditionType) string {
+	t.Helper()
+	require.NotNil(t, s.Pod)
+	for _, c := range s.Pod.Conditions {
+		if c.Type == typ {
+			return strings.TrimSpace(string(c.Status) + " " + c.Reason)
+		}
+	}
+	return ""
 }
 
 // Container returns the status of the init or regular container with the given name.
@@ -273,10 +302,11 @@ func (e *e2e) run(t *testing.T, until <-chan struct{}) (*podStatus, error) {
 	return e.wait(t, until)
 }
 
-// createRE matches minikubelet's -v line before each CreateContainer call.
-var createRE = regexp.MustCompile(`(?m)^minikubelet: pod [^ ]+: creating container ([^ ]+) \(restart \d+\)$`)
+// createRE matches minikubelet's -v line for kubelet's Created event, which follows each
+// CreateContainer call the runtime accepted.
+var createRE = regexp.MustCompile(`(?m)^minikubelet: pod [^ ]+: container ([^ ]+): Created: Container created$`)
 
-// createdNames are the containers minikubelet asked the runtime to create, in order.
+// createdNames are the containers the runtime created for minikubelet, in order.
 func (e *e2e) createdNames() []string {
 	var names []string
 	for _, m := range createRE.FindAllStringSubmatch(e.log.String(), -1) {

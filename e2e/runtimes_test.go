@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -74,8 +73,13 @@ func runtimeFacts(t *testing.T, rt runtimeapi.RuntimeServiceClient) configgen.Ru
 // execIn runs each command in the container and returns its output by command.
 type execFunc func(cmd ...string) (string, error)
 
-// seenCommands are what the bundled pod's container is asked, on either client.
-var seenCommands = [][]string{{"env"}, {"cat", "/etc/hosts"}, {"id"}}
+// seenCommands are what the bundled pod's container is asked, on either client: its environment,
+// /etc/hosts, ids, and its configMap volume's files with their owners, modes and sizes.
+var seenCommands = [][]string{
+	{"env"}, {"cat", "/etc/hosts"}, {"id"},
+	{"cat", "/etc/web/LOG_LEVEL", "/etc/web/PORT", "/etc/web/listen.host"},
+	{"stat", "-L", "-c", "%n %u:%g %a %s", "/etc/web/LOG_LEVEL", "/etc/web/PORT", "/etc/web/listen.host"},
+}
 
 func seenBy(exec execFunc) (map[string]string, error) {
 	out := map[string]string{}
@@ -91,8 +95,9 @@ func seenBy(exec execFunc) (map[string]string, error) {
 
 // TestE2ECrictlRunsTheBundledExamplePod runs the README's pod twice: with minikubelet, then
 // with crictl alone from `podconfig render -o crictl`'s files, and checks that its container sees
-// the same environment, /etc/hosts and ids and logs the same lines both times. It is not
-// parallel: both runs are the same pod (namespace, name and UID), which a runtime holds once.
+// the same environment, /etc/hosts, ids and configMap files and logs the same lines both times.
+// It is not parallel: both runs are the same pod (namespace, name and UID), which a runtime holds
+// once.
 func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	crictl, podconfig := os.Getenv("PODCONFIG_E2E_CRICTL"), os.Getenv("PODCONFIG_E2E_PODCONFIG")
 	manifest, err := os.ReadFile("../cmd/podconfig/testdata/shop.yaml")
@@ -104,7 +109,6 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	if crictl == "" || podconfig == "" {
 		t.Skip("end-to-end: PODCONFIG_E2E_CRICTL and PODCONFIG_E2E_PODCONFIG name no crictl and podconfig binaries; .ci/stages/30-e2e.sh builds them")
 	}
-	endpoint := os.Getenv("PODCONFIG_E2E_ENDPOINT")
 	const logPrefix = "[shop/web-7d9f8/web] "
 
 	// minikubelet's run: the commands run in the container once its output is complete.
@@ -144,25 +148,8 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 		"../cmd/podconfig/testdata/shop.yaml")
 	rendered, err := render.CombinedOutput()
 	require.NoError(t, err, "%s", rendered)
-	podDir := filepath.Join(out, "shop_web-7d9f8")
-	config := filepath.Join(t.TempDir(), "crictl.yaml")
-	require.NoError(t, os.WriteFile(config, []byte("runtime-endpoint: "+endpoint+"\nimage-endpoint: "+endpoint+"\ntimeout: 30\n"), 0o644))
-	run := func(args ...string) (string, error) {
-		cmd := exec.Command(crictl, append([]string{"--config", config}, args...)...)
-		cmd.Dir = podDir
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("crictl %s: %w: %s", strings.Join(args, " "), err, stderr.String())
-		}
-		return stdout.String(), nil
-	}
-	must := func(args ...string) string {
-		t.Helper()
-		o, err := run(args...)
-		require.NoError(t, err)
-		return strings.TrimSpace(o)
-	}
+	cc := newCrictl(t, crictl, filepath.Join(out, "shop_web-7d9f8"))
+	run, must := cc.run, func(args ...string) string { t.Helper(); return cc.must(t, args...) }
 	pod := must("runp", "pod-config.json")
 	removed := false
 	t.Cleanup(func() {
@@ -189,6 +176,9 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	assert.Equal(t, "uid=1000(user) gid=3000 groups=2000,3000,4000\n", seen["id"])
 	assert.Contains(t, seen["cat /etc/hosts"], podNetworkIP+"\tweb.frontend.shop.svc.cluster.local\tweb\n")
 	assert.Contains(t, seen["env"], "DB_PASSWORD=s3cr3t\n")
+	assert.Equal(t, "info80800.0.0.0", seen["cat /etc/web/LOG_LEVEL /etc/web/PORT /etc/web/listen.host"])
+	assert.Equal(t, "/etc/web/LOG_LEVEL 0:2000 644 4\n/etc/web/PORT 0:2000 644 4\n/etc/web/listen.host 0:2000 644 7\n",
+		seen["stat -L -c %n %u:%g %a %s /etc/web/LOG_LEVEL /etc/web/PORT /etc/web/listen.host"], "the fsGroup's")
 
 	must("stopp", pod)
 	must("rmp", pod)

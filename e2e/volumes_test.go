@@ -36,6 +36,9 @@ metadata: {name: volfiles, labels: {app: demo}}
 spec:
   restartPolicy: Never
   hostNetwork: true
+  # What the ServiceAccount admission plugin gives a pod, which the API server then requires of
+  # a serviceAccountToken projection.
+  serviceAccountName: default
   volumes:
   - {name: cm, configMap: {name: files}}
   - {name: sec, secret: {secretName: keys}}

@@ -28,3 +28,31 @@ func ExampleGetImageRef() {
 	// pull: false
 	// image ref: sha256:4a2f
 }
+
+// A container's image names an image as kubelet and the runtime read it; what is known of images
+// is found by reference, else by repository.
+func ExamplePatternMap() {
+	var users images.PatternMap[int64]
+	for pattern, uid := range map[string]int64{"nginx:*": 101, "registry.k8s.io/pause:3.10": 65535} {
+		p, err := images.ParsePattern(pattern)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		users.Set(p, uid)
+	}
+	for _, image := range []string{"nginx", "docker.io/library/nginx:1.27", "registry.k8s.io/pause:3.10", "busybox"} {
+		ref, err := images.ParseReference(image)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		uid, known := users.Match(ref)
+		fmt.Println(ref, uid, known)
+	}
+	// Output:
+	// docker.io/library/nginx:latest 101 true
+	// docker.io/library/nginx:1.27 101 true
+	// registry.k8s.io/pause:3.10 65535 true
+	// docker.io/library/busybox:latest 0 false
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -93,4 +95,22 @@ spec:
 	// config map web: map[MODE:fast]
 	// web.yaml: document 2 (Deployment web): web-5c594cffbf-kfdms
 	// web.yaml: document 2 (Deployment web): web-5c594cffbf-dzqkq
+}
+
+// A workload is validated as the API server validates it on create, before its Pods are made:
+// here a Deployment whose selector does not match its template's labels.
+func ExampleValidateWorkload() {
+	doc := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: other}}
+    spec: {containers: [{name: web, image: nginx}]}`
+	opts := manifest.Options{CheckWorkload: func(obj runtime.Object) error { return manifest.ValidateWorkload(obj) }}
+	_, err := manifest.Read(opts, manifest.Input{Name: "web.yaml", Reader: strings.NewReader(doc)})
+	fmt.Println(err)
+	// Output:
+	// web.yaml: document 1 (Deployment web): Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"other"}: `selector` does not match template `labels`
 }

@@ -13,6 +13,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/podconfig/podconfig/internal/errkind"
 )
@@ -55,6 +56,11 @@ type Options struct {
 	// Bundle.Errors and the next document is read, as kubectl apply goes on past a bad document.
 	// A document that does not split from the next (bad YAML or JSON) ends its input.
 	ContinueOnError bool
+	// CheckWorkload, when set, is called with each workload other than a Pod as decoded (a
+	// *appsv1.Deployment, *batchv1.Job, ...), before its Pods are made; an error stands in the
+	// place of its Pods, as a *DocumentError naming the document. It must not change the object.
+	// podconfig render validates each workload there as the API server would on create.
+	CheckWorkload func(obj runtime.Object) error
 }
 
 // Bundle is what a set of manifests holds, ready to render.
@@ -89,6 +95,8 @@ type Pod struct {
 	Pod *v1.Pod
 	// Source names the document, e.g. `app.yaml: document 2 (Deployment web)`.
 	Source string
+	// Kind is the kind of the document the Pod comes from: Pod, Deployment, CronJob, ...
+	Kind string
 }
 
 // RenderContext is the node state a real kubelet knows and a manifest cannot hold. It comes as a
@@ -100,14 +108,21 @@ type Pod struct {
 //	  nginx:1.27: 101           # a uid
 //	  registry.example/app:2: {uid: 1000}
 //	  busybox: "1000:1000"      # uid:gid (the group is the runtime's to resolve)
-//	  redis:7: redis            # a user name
+//	  redis:*: redis            # a user name, for every tag and digest of redis
+//	defaultImageUser: 65532     # every other image's
 //	restartCount: 0
 type RenderContext struct {
 	// PodIPs are the IPs the network plugin gives every Pod.
 	PodIPs []string `json:"podIPs,omitempty"`
-	// ImageUsers maps an image to the user it runs as. An image not listed runs as root, as
-	// kubelet assumes for an image that names no user.
+	// ImageUsers maps images to the user they run as. A key is an image reference, matched once
+	// normalised as kubelet and the runtime read it (nginx is docker.io/library/nginx:latest; a
+	// reference with a digest is that digest, whatever its tag), or NAME:* for every tag and
+	// digest of a repository (images.ParsePattern); an image takes its reference's user, else its
+	// repository's. Two keys of one image with different users are an error.
 	ImageUsers map[string]ImageUser `json:"imageUsers,omitempty"`
+	// DefaultImageUser is the user of the images ImageUsers does not match. Nil runs them as
+	// root, as kubelet does an image that names no user.
+	DefaultImageUser *ImageUser `json:"defaultImageUser,omitempty"`
 	// RestartCount is the restart count of every container.
 	RestartCount int `json:"restartCount,omitempty"`
 	// ScheduledTime is the time a CronJob's Job is scheduled for, which names the Job; zero means

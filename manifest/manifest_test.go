@@ -607,3 +607,40 @@ func TestReadJSONEscapesYAMLLacks(t *testing.T) {
 	assert.Equal(t, map[string]string{"url": "http://example.com/x", "smile": "😀", "lone": "a\ufffdb", "plain": "é\\/\n"}, b.ConfigMaps[0].Data)
 	assert.Equal(t, map[string]string{"k": `\\/`}, b.ConfigMaps[1].Data)
 }
+
+func TestRenderContextImageUserKeys(t *testing.T) {
+	uid := func(n int64) *int64 { return &n }
+	t.Run("the keys are kept as written and the default is read", func(t *testing.T) {
+		b := read(t, manifest.Options{}, "kind: RenderContext\nimageUsers: {nginx: 101, \"nginx:*\": 102, \"docker.io/library/nginx:latest\": 101}\ndefaultImageUser: \"65532:65532\"\n")
+		assert.Equal(t, map[string]manifest.ImageUser{
+			"nginx": {UID: uid(101)}, "nginx:*": {UID: uid(102)}, "docker.io/library/nginx:latest": {UID: uid(101)},
+		}, b.Context.ImageUsers, "two spellings of one image with one user are accepted")
+		assert.Equal(t, &manifest.ImageUser{UID: uid(65532)}, b.Context.DefaultImageUser)
+	})
+	for _, tc := range []struct {
+		name    string
+		doc     string
+		wantErr string
+	}{
+		{"a key that is no image reference is refused, named",
+			"imageUsers: {Nginx: 1}",
+			`in.yaml: document 1 (RenderContext): imageUsers: couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase`},
+		{"a repository pattern with a tag is refused",
+			"imageUsers: {\"nginx:1:*\": 1}",
+			`in.yaml: document 1 (RenderContext): imageUsers: image pattern "nginx:1:*": NAME:* names every tag and digest of a repository, and takes neither`},
+		{"two keys of one image with different users are refused, both named",
+			"imageUsers: {nginx: 1, \"docker.io/library/nginx:latest\": 2}",
+			`in.yaml: document 1 (RenderContext): imageUsers: "docker.io/library/nginx:latest" and "nginx" both name docker.io/library/nginx:latest, with different users`},
+		{"two spellings of one repository with different users are refused",
+			"imageUsers: {\"nginx:*\": 1, \"index.docker.io/library/nginx:*\": {username: web}}",
+			`in.yaml: document 1 (RenderContext): imageUsers: "index.docker.io/library/nginx:*" and "nginx:*" both name docker.io/library/nginx:*, with different users`},
+		{"a default user is read as an image's",
+			"defaultImageUser: -1",
+			`in.yaml: document 1 (RenderContext): image user -1: want {uid: N}, {username: NAME}, N or "UID[:GID]"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := manifest.Read(manifest.Options{}, manifest.Input{Name: "in.yaml", Reader: strings.NewReader("kind: RenderContext\n" + tc.doc + "\n")})
+			assert.EqualError(t, err, tc.wantErr)
+		})
+	}
+}

@@ -483,6 +483,9 @@ func (r *reader) add(b *builder, input string, n int, source string, h header, m
 		if err := strict(&c); err != nil {
 			return err
 		}
+		if err := checkImageUsers(c.ImageUsers); err != nil {
+			return err
+		}
 		r.bundle.Context, r.context = c.RenderContext, true
 	default: // List and <Kind>List
 		return r.readItems(b, input, n, m)

@@ -61,7 +61,7 @@ func (s *Stream) Pods() iter.Seq2[Pod, error] {
 				continue
 			}
 			for _, p := range pods {
-				pod := Pod{Pod: p, Source: w.source}
+				pod := Pod{Pod: p, Source: w.source, Kind: w.kind}
 				if err := seen.add(pod); err != nil {
 					if !yield(Pod{}, err) {
 						return

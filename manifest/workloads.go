@@ -10,6 +10,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/defaults"
@@ -48,6 +49,11 @@ func (e *expansion) pods(w *workload) ([]*v1.Pod, error) {
 	obj, err := w.decode()
 	if err != nil {
 		return nil, err
+	}
+	if check := e.opts.CheckWorkload; check != nil && w.kind != "Pod" {
+		if err := check(obj.(runtime.Object)); err != nil {
+			return nil, err
+		}
 	}
 	pods, err := e.podsOf(obj, e.node)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 var _ HostUtils = OSHostUtils{}
 
 // OSHostUtils answers HostUtils from the host's file system (kubelet: hostutil.HostUtil on Linux).
-// mountstest has an in-memory HostUtils.
+// offline.HostUtils is the offline node's, in memory; mountstest's double records calls.
 type OSHostUtils struct{}
 
 // PathExists reports whether path exists, following symlinks: a dangling symlink does not exist.

@@ -27,7 +27,8 @@ type Subpath struct {
 }
 
 // Subpather performs the host operations behind subPath mounts. The subpath package has the Linux
-// implementation; mountstest has an in-memory one.
+// implementation; offline.Subpather is the offline node's, which records binds instead of making
+// them; mountstest's double records calls.
 type Subpather interface {
 	// SafeMakeDir creates base/subdir and any missing parents with perm, never leaving base.
 	SafeMakeDir(subdir, base string, perm os.FileMode) error

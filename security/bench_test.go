@@ -12,8 +12,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/internal/benchpod"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // benchPod is a Burstable pod with pod- and container-level security contexts, the shape the
@@ -44,7 +44,7 @@ func benchPod() *v1.Pod {
 }
 
 func BenchmarkContainerSecurityContext(b *testing.B) {
-	r := security.New(security.Config{ThermalThrottle: securitytest.ThermalPaths{
+	r := security.New(security.Config{ThermalThrottle: offline.ThermalPaths{
 		"/sys/devices/system/cpu/cpu0/thermal_throttle", "/sys/devices/system/cpu/cpu1/thermal_throttle",
 	}})
 	pod := benchPod()
@@ -75,7 +75,7 @@ func BenchmarkVerifyRunAsNonRoot(b *testing.B) {
 }
 
 func BenchmarkSandboxSecurityContext(b *testing.B) {
-	r := security.New(security.Config{ThermalThrottle: securitytest.ThermalPaths{}})
+	r := security.New(security.Config{ThermalThrottle: offline.ThermalPaths{}})
 	pod := benchPod()
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -107,7 +107,7 @@ func BenchmarkApplyUserNamespaceToMounts(b *testing.B) {
 
 // BenchmarkSandboxSysctls sets twelve sysctls of a pod's securityContext.
 func BenchmarkSandboxSysctls(b *testing.B) {
-	r := security.New(security.Config{ThermalThrottle: securitytest.ThermalPaths{}})
+	r := security.New(security.Config{ThermalThrottle: offline.ThermalPaths{}})
 	pod := benchPod()
 	for i := range 12 {
 		pod.Spec.SecurityContext.Sysctls = append(pod.Spec.SecurityContext.Sysctls,

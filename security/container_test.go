@@ -11,8 +11,8 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // baseWant is the CRI context of a container with no security settings and an image without a user.
@@ -207,7 +207,7 @@ func TestContainerSecurityContext(t *testing.T) {
 		{
 			name:   "hostUsers false gives the pod's user-namespace mappings",
 			spec:   func(p *v1.Pod) { p.Spec.HostUsers = ptr.To(false) },
-			config: func(c *security.Config) { c.UserNamespaces = securitytest.FixedUserNamespaces(65536) },
+			config: func(c *security.Config) { c.UserNamespaces = offline.FixedUserNamespaces(65536) },
 			want: func(w *runtimeapi.LinuxContainerSecurityContext) {
 				w.NamespaceOptions.UsernsOptions = podMappings(65536)
 			},
@@ -291,7 +291,7 @@ func TestContainerSecurityContextNilInput(t *testing.T) {
 func TestResolverIsSafeForConcurrentUse(t *testing.T) {
 	r := security.New(security.Config{
 		ThermalThrottle: &countingThermal{},
-		UserNamespaces:  securitytest.AllocatingUserNamespaces(65536, 8),
+		UserNamespaces:  offline.AllocatingUserNamespaces(65536, 8),
 	})
 	done := make(chan *runtimeapi.LinuxContainerSecurityContext, 8)
 	for i := range 8 {

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // A pod asks for runAsNonRoot but sets no runAsUser, so the image decides: an image that names no
@@ -23,7 +23,7 @@ func ExampleVerifyRunAsNonRoot() {
 			Containers:      []v1.Container{{Name: "nginx", Image: "nginx:1.27"}},
 		},
 	}
-	images := securitytest.ImageUserMap{"nginx:1.27-unprivileged": {UID: ptr.To[int64](101)}}
+	images := security.ImageUserMap{"nginx:1.27-unprivileged": {UID: ptr.To[int64](101)}}
 	ctx := context.Background()
 
 	for _, image := range []string{"nginx:1.27", "nginx:1.27-unprivileged"} {
@@ -39,7 +39,7 @@ func ExampleVerifyRunAsNonRoot() {
 // Render a container's CRI security context offline: fixed thermal paths keep the output
 // independent of the machine, and the image user comes from a map.
 func ExampleResolver_ContainerSecurityContext() {
-	r := security.New(security.Config{ThermalThrottle: securitytest.ThermalPaths{}})
+	r := security.New(security.Config{ThermalThrottle: offline.ThermalPaths{}})
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", UID: "1f2e"},
 		Spec: v1.PodSpec{
@@ -55,7 +55,7 @@ func ExampleResolver_ContainerSecurityContext() {
 		},
 	}
 	ctx := context.Background()
-	uid, username, _ := securitytest.ImageUserMap{"app:1": {UID: ptr.To[int64](1000)}}.ImageUser(ctx, "app:1")
+	uid, username, _ := security.ImageUserMap{"app:1": {UID: ptr.To[int64](1000)}}.ImageUser(ctx, "app:1")
 	sc, err := r.ContainerSecurityContext(ctx, security.ContainerInput{
 		Pod: pod, Container: &pod.Spec.Containers[0], ImageUID: uid, ImageUsername: username,
 	})

@@ -1,5 +1,7 @@
 package security
 
+import "github.com/podconfig/podconfig/internal/sysctl"
+
 // Helpers the package's own calls are made of, exported for its external tests only.
 var (
 	AddNoNewPrivileges                = addNoNewPrivileges
@@ -7,7 +9,7 @@ var (
 	ApplyNamespaceTarget              = applyNamespaceTarget
 	DetermineEffectiveSecurityContext = determineEffectiveSecurityContext
 	HasPrivilegedContainer            = hasPrivilegedContainer
-	NormalizeSysctlName               = normalizeSysctlName
+	NormalizeSysctlName               = sysctl.Normalize
 	SeccompProfile                    = seccompProfile
 	ReadonlyPaths                     = readonlyPaths
 )

@@ -11,8 +11,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // FuzzSeccompLocalhostProfile checks that no localhost profile name yields a path outside the root.
@@ -86,8 +86,8 @@ func FuzzResolverArbitraryPod(f *testing.F) {
 		r := security.New(security.Config{
 			ThermalThrottle:   thermal,
 			SeccompDefault:    seccompDefault,
-			UserNamespaces:    securitytest.FixedUserNamespaces(65536),
-			RuntimeClasses:    securitytest.RuntimeClasses{"x": "y"},
+			UserNamespaces:    offline.FixedUserNamespaces(65536),
+			RuntimeClasses:    offline.RuntimeClasses{"x": "y"},
 			DefaultPodSysctls: map[string]string{"net/ipv4/ip_forward": "1", "user.max_user_namespaces": "5", "kernel.sem": "1 2 3 4"},
 		})
 		ctx := context.Background()

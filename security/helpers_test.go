@@ -8,8 +8,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // testPod is pod "bar" in namespace "new" with uid "12345678" and one container "foo".
@@ -24,7 +24,7 @@ func testPod(podSC *v1.PodSecurityContext, containerSC *v1.SecurityContext) *v1.
 }
 
 // thermal is the fixed host-dependent tail the tests render with.
-var thermal = securitytest.ThermalPaths{"/sys/devices/system/cpu/cpu0/thermal_throttle"}
+var thermal = offline.ThermalPaths{"/sys/devices/system/cpu/cpu0/thermal_throttle"}
 
 // defaultMasked is kubelet's default masked list followed by thermal.
 func defaultMasked() []string {

@@ -12,8 +12,8 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 func podMappings(host uint32) *runtimeapi.UserNamespace {
@@ -57,41 +57,41 @@ func TestNamespacesForPod(t *testing.T) {
 		{name: "hostUsers true uses the node's user namespace without a mapper", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(true) },
 			want: &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: nodeUserns()}},
 		{name: "hostUsers false gets the mapper's pod mappings", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
-			config: func(c *security.Config) { c.UserNamespaces = securitytest.FixedUserNamespaces(65536) },
+			config: func(c *security.Config) { c.UserNamespaces = offline.FixedUserNamespaces(65536) },
 			want:   &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: podMappings(65536)}},
 		{name: "hostUsers false without a mapper is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
 		{name: "hostUsers false without a mapper names the pod's runtime handler, as kubelet does for a handler without support",
 			spec:   func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("kata") },
-			config: func(c *security.Config) { c.RuntimeClasses = securitytest.RuntimeClasses{"kata": "kata-qemu"} },
+			config: func(c *security.Config) { c.RuntimeClasses = offline.RuntimeClasses{"kata": "kata-qemu"} },
 			err:    "can't set `spec.hostUsers: false`, RuntimeClass handler \"kata-qemu\" does not support user namespaces"},
 		{name: "hostUsers false on a runtime whose default handler lacks support is unsupported", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false) },
 			config: func(c *security.Config) {
-				m := securitytest.FixedUserNamespaces(65536)
+				m := offline.FixedUserNamespaces(65536)
 				m.Handlers = map[string]bool{"": false}
 				c.UserNamespaces = m
 			},
 			err: "can't set `spec.hostUsers: false`, runtime does not support user namespaces"},
 		{name: "hostUsers false with a handler without userns support fails", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("kata") },
 			config: func(c *security.Config) {
-				m := securitytest.FixedUserNamespaces(65536)
+				m := offline.FixedUserNamespaces(65536)
 				m.Handlers = map[string]bool{"": true, "kata-qemu": false}
 				c.UserNamespaces = m
-				c.RuntimeClasses = securitytest.RuntimeClasses{"kata": "kata-qemu"}
+				c.RuntimeClasses = offline.RuntimeClasses{"kata": "kata-qemu"}
 			},
 			err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"kata-qemu\" does not support user namespaces"},
 		{name: "hostUsers false with a handler the runtime does not know fails", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("sysbox") },
 			config: func(c *security.Config) {
-				c.UserNamespaces = securitytest.FixedUserNamespaces(65536)
-				c.RuntimeClasses = securitytest.RuntimeClasses{"sysbox": "sysbox-runc"}
+				c.UserNamespaces = offline.FixedUserNamespaces(65536)
+				c.RuntimeClasses = offline.RuntimeClasses{"sysbox": "sysbox-runc"}
 			},
 			err: "can't set `spec.hostUsers: false`, RuntimeClass handler \"sysbox-runc\" does not support user namespaces: the handler \"sysbox-runc\" is not known"},
 		{name: "hostUsers false with a supporting handler resolved from the runtime class", spec: func(s *v1.PodSpec) { s.HostUsers = ptr.To(false); s.RuntimeClassName = ptr.To("crun") },
 			config: func(c *security.Config) {
-				m := securitytest.FixedUserNamespaces(131072)
+				m := offline.FixedUserNamespaces(131072)
 				m.Handlers = map[string]bool{"crun-h": true}
 				c.UserNamespaces = m
-				c.RuntimeClasses = securitytest.RuntimeClasses{"crun": "crun-h"}
+				c.RuntimeClasses = offline.RuntimeClasses{"crun": "crun-h"}
 			},
 			want: &runtimeapi.NamespaceOption{Network: pod, Pid: container, Ipc: pod, UsernsOptions: podMappings(131072)}},
 	} {
@@ -111,7 +111,7 @@ func TestNamespacesForPod(t *testing.T) {
 }
 
 func TestNamespacesForPodUnknownRuntimeClass(t *testing.T) {
-	r := newResolver(t, func(c *security.Config) { c.RuntimeClasses = securitytest.RuntimeClasses{} })
+	r := newResolver(t, func(c *security.Config) { c.RuntimeClasses = offline.RuntimeClasses{} })
 	for name, hostUsers := range map[string]*bool{"hostUsers unset": nil, "hostUsers false": ptr.To(false)} {
 		t.Run(name, func(t *testing.T) {
 			p := testPod(nil, nil)
@@ -319,12 +319,12 @@ func TestSeccompProfileEmptyRootIsTheDefaultRoot(t *testing.T) {
 func TestDeprecatedRuntimeHandlersField(t *testing.T) {
 	p := testPod(nil, nil)
 	p.Spec.RuntimeClassName = ptr.To("missing")
-	old := security.New(security.Config{RuntimeHandlers: securitytest.RuntimeClasses{}})
+	old := security.New(security.Config{RuntimeHandlers: offline.RuntimeClasses{}})
 	_, err := old.NamespacesForPod(context.Background(), p)
 	require.EqualError(t, err, `runtimeclass.node.k8s.io "missing" not found`, "the deprecated field is read")
 	assert.Nil(t, old.Config().RuntimeHandlers, "and moved to RuntimeClasses")
 
-	both := security.New(security.Config{RuntimeClasses: securitytest.RuntimeClasses{"missing": "h"}, RuntimeHandlers: securitytest.RuntimeClasses{}})
+	both := security.New(security.Config{RuntimeClasses: offline.RuntimeClasses{"missing": "h"}, RuntimeHandlers: offline.RuntimeClasses{}})
 	_, err = both.NamespacesForPod(context.Background(), p)
 	assert.NoError(t, err, "RuntimeClasses wins over the deprecated field")
 }

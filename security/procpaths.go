@@ -38,7 +38,7 @@ var (
 
 // ThermalThrottlePaths supplies the host-dependent tail of the default masked paths: the
 // /sys/devices/system/cpu/cpu<N>/thermal_throttle directories that exist on the node. HostCPUs reads
-// them from the host; securitytest.ThermalPaths is a fixed list for offline rendering.
+// them from the host; offline.ThermalPaths is a fixed list, as the offline node uses.
 type ThermalThrottlePaths interface {
 	ThermalThrottlePaths() []string
 }

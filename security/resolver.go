@@ -19,7 +19,7 @@ type Config struct {
 	// for containers that set no seccomp profile. Off by default.
 	SeccompDefault bool
 	// ThermalThrottle supplies the host-dependent masked paths. Nil means HostCPUs{} (read the
-	// node's /sys once per Resolver); use securitytest.ThermalPaths for deterministic output.
+	// node's /sys once per Resolver); use a fixed list (offline.ThermalPaths) for deterministic output.
 	ThermalThrottle ThermalThrottlePaths
 	// UserNamespaces supplies the id mappings of pods with hostUsers: false. Nil means the runtime
 	// has no user-namespace support: such pods are an error.

@@ -3,6 +3,7 @@ package security
 import (
 	"context"
 	"fmt"
+	"github.com/podconfig/podconfig/internal/sysctl"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -85,7 +86,7 @@ var ipcSysctls = map[string]bool{
 
 // SandboxSysctls returns the sandbox's sysctls as kubelet's generatePodSandboxLinuxConfig does. The
 // node's default sysctls (Config.DefaultPodSysctls) come first, each name normalised with
-// normalizeSysctlName and kept only when it lives in a namespace the pod does not share with the
+// sysctl.Normalize and kept only when it lives in a namespace the pod does not share with the
 // node: IPC sysctls (kernel.msg*, sem, shm*, fs.mqueue.*) unless hostIPC, net.* unless hostNetwork,
 // user.* only when hostUsers is false (unset means the host's user namespace, as the API's default
 // is true), kernel.domainname unless hostNetwork; all others are dropped.
@@ -104,7 +105,7 @@ func (r *Resolver) SandboxSysctls(pod *v1.Pod) map[string]string {
 	out := make(map[string]string, size)
 	if len(cfg.DefaultPodSysctls) > 0 {
 		for k, v := range cfg.DefaultPodSysctls {
-			name := normalizeSysctlName(k)
+			name := sysctl.Normalize(k)
 			if !sysctlAllowed(pod, name) {
 				continue
 			}
@@ -136,24 +137,4 @@ func sysctlAllowed(pod *v1.Pod, name string) bool {
 		return !pod.Spec.HostNetwork
 	}
 	return false
-}
-
-// normalizeSysctlName converts a sysctl name written with '/' separators to the dotted form, as
-// component-helpers' sysctl.NormalizeName: only when the first separator is '/', every '.' and '/'
-// swap ("net/ipv4/conf/eno2.100/rp_filter" becomes "net.ipv4.conf.eno2/100.rp_filter"). Other names
-// are returned unchanged.
-func normalizeSysctlName(name string) string {
-	i := strings.IndexAny(name, "./")
-	if i < 0 || name[i] == '.' {
-		return name
-	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '.':
-			return '/'
-		case '/':
-			return '.'
-		}
-		return r
-	}, name)
 }

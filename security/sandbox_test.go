@@ -10,8 +10,8 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 func sandboxBase() *runtimeapi.LinuxSandboxSecurityContext {
@@ -86,7 +86,7 @@ func TestSandboxSecurityContext(t *testing.T) {
 		{
 			name:   "hostUsers false gives the sandbox the pod's mappings",
 			pod:    func(p *v1.Pod) { p.Spec.SecurityContext = &v1.PodSecurityContext{}; p.Spec.HostUsers = ptr.To(false) },
-			config: func(c *security.Config) { c.UserNamespaces = securitytest.FixedUserNamespaces(65536) },
+			config: func(c *security.Config) { c.UserNamespaces = offline.FixedUserNamespaces(65536) },
 			want: func(w *runtimeapi.LinuxSandboxSecurityContext) {
 				w.NamespaceOptions = podNamespaces()
 				w.NamespaceOptions.UsernsOptions = podMappings(65536)

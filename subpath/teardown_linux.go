@@ -23,16 +23,19 @@ const removeBatch = 256
 //
 // path itself is opened following symlinks, since the kubelet-style directories above it are
 // trusted and may be reached through a symlinked root (/var/lib/kubelet -> /data/kubelet). Below
-// it, the tree is walked entry by entry through descriptors: each directory is opened with
-// O_NOFOLLOW relative to its parent, a symlink is unlinked and never followed, and every name is
-// removed relative to its parent's descriptor, so a pod that swaps a directory for a symlink
-// while the walk runs cannot make it delete anything elsewhere. A directory that is the root of a
-// mount is recognised by its device and inode (its device differs from its parent's, or statx(2)
-// reports it as a mount root, which also catches a bind mount from the same filesystem), never by
-// comparing path strings: the walk stops there with an error matching ErrMountPoint and leaves
-// it and its parents in place. A file that is a mount point fails to unlink (EBUSY) and stops
-// the walk the same way. It stops at the first error; what was removed before it stays removed.
-// A path that does not exist is not an error.
+// it, the tree is walked through descriptors, one directory at a time: each directory is opened
+// with O_NOFOLLOW relative to its parent, a symlink is unlinked and never followed, and every
+// name is removed relative to its parent's descriptor; a directory is left for its parent through
+// "..", which must be the directory it was entered from (same device and inode) or the walk stops
+// with an error matching ErrUnexpectedFile. So a pod that swaps a directory for a symlink, or
+// moves one, while the walk runs cannot make it delete anything elsewhere. The walk holds at most
+// three descriptors and, per level, 8 bytes, whatever the depth: a tree of thousands of levels
+// costs what a shallow one does. A directory that is the root of a mount is recognised by its
+// device and inode (its device differs from the top's, or statx(2) reports it as a mount root,
+// which also catches a bind mount from the same filesystem), never by comparing path strings,
+// and a mount point fails to be removed (EBUSY): the walk stops there with an error matching
+// ErrMountPoint and leaves it and its parents in place. It stops at the first error; what was
+// removed before it stays removed. A path that does not exist is not an error.
 func (l *Linux) RemoveAllOneFilesystem(path string) error {
 	if path == "" {
 		return &kindError{Kind: ErrInvalidName, Msg: "path must not be empty"}
@@ -53,10 +56,14 @@ func (l *Linux) RemoveAllOneFilesystem(path string) error {
 		return err
 	}
 	defer func() { _ = dir.Close() }()
-	if err := l.checkNotMountRoot(dir, path, nil); err != nil {
+	fd := int(dir.Fd())
+	if err := l.checkNotMountRoot(fd, path, nil); err != nil {
 		return err
 	}
-	if err := l.emptyDir(dir, path); err != nil {
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if err := l.emptyTree(fd, &st, path); err != nil {
 		return err
 	}
 	if err := unix.Rmdir(path); err != nil && err != unix.ENOENT {
@@ -97,7 +104,7 @@ func (l *Linux) CleanupPodDir(podDir string) error {
 	}
 	defer func() { _ = pod.Close() }()
 	podFD := int(pod.Fd())
-	if err := l.checkNotMountRoot(pod, podDir, nil); err != nil {
+	if err := l.checkNotMountRoot(podFD, podDir, nil); err != nil {
 		return err
 	}
 	// Steps 1 and 2: volumes/<plugin>/<volume> and volume-subpaths/<volume>/<container>/<index>,
@@ -189,20 +196,8 @@ func (l *Linux) removeEntryNoRecurse(dir *os.File, name, path string) error {
 	return removeName(int(dir.Fd()), name, path, &st)
 }
 
-// emptyDir removes everything below the open directory dir (at path), entry by entry, without
-// following symlinks or crossing mounts.
-func (l *Linux) emptyDir(dir *os.File, path string) error {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(dir.Fd()), &st); err != nil {
-		return &os.PathError{Op: "stat", Path: path, Err: err}
-	}
-	return l.forEachEntry(dir, path, func(name string) error {
-		return l.removeEntry(dir, &st, name, filepath.Join(path, name))
-	})
-}
-
 // removeEntry removes name below the open directory dir, whose stat is dirSt, and, for a
-// directory, everything below it first; path is its full path, for errors.
+// directory, everything below it first (emptyTree); path is its full path, for errors.
 func (l *Linux) removeEntry(dir *os.File, dirSt *unix.Stat_t, name, path string) error {
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -222,14 +217,18 @@ func (l *Linux) removeEntry(dir *os.File, dirSt *unix.Stat_t, name, path string)
 		return err
 	}
 	defer func() { _ = child.Close() }()
-	if err := l.checkNotMountRoot(child, path, dirSt); err != nil {
+	childFD := int(child.Fd())
+	if err := l.checkNotMountRoot(childFD, path, dirSt); err != nil {
 		return err
 	}
-	if err := l.emptyDir(child, path); err != nil {
+	if err := unix.Fstat(childFD, &st); err != nil {
+		return &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if err := l.emptyTree(childFD, &st, path); err != nil {
 		return err
 	}
 	if err := unix.Unlinkat(int(dir.Fd()), name, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
-		return mountPointError(&os.PathError{Op: "remove", Path: path, Err: err}, path)
+		return removeError(err, path)
 	}
 	return nil
 }
@@ -264,11 +263,9 @@ func (l *Linux) forEachEntry(dir *os.File, path string, fn func(name string) err
 	}
 }
 
-// checkNotMountRoot fails with ErrMountPoint when the open directory dir is the root of a
-// mount: its device differs from parent's (when given), or statx(2) on the descriptor says so,
-// or, on kernels without that attribute, the mounter does.
-func (l *Linux) checkNotMountRoot(dir *os.File, path string, parent *unix.Stat_t) error {
-	fd := int(dir.Fd())
+// checkNotMountRoot fails with ErrMountPoint when the open directory fd, at path, is the root
+// of a mount: its device differs from parent's (when given), or isMountRoot says so.
+func (l *Linux) checkNotMountRoot(fd int, path string, parent *unix.Stat_t) error {
 	if parent != nil {
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {
@@ -278,25 +275,32 @@ func (l *Linux) checkNotMountRoot(dir *os.File, path string, parent *unix.Stat_t
 			return mountPointError(nil, path)
 		}
 	}
-	var stx unix.Statx_t
-	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, &stx); err != nil {
-		return &os.PathError{Op: "statx", Path: path, Err: err}
-	}
-	mounted := stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
-	if stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 {
-		m := l.mounter
-		if m == nil { // a Linux New did not build
-			m = newSysMounter()
-		}
-		var err error
-		if mounted, err = m.IsMountPoint(procFD(fd)); err != nil {
-			return pathError(err, procFD(fd), path)
-		}
+	mounted, err := l.isMountRoot(fd)
+	if err != nil {
+		return pathError(err, procFD(fd), path)
 	}
 	if mounted {
 		return mountPointError(nil, path)
 	}
 	return nil
+}
+
+// isMountRoot reports whether the open directory fd is the root of a mount: statx(2) on the
+// descriptor says so or, on kernels without that attribute, the mounter does. Its errors name
+// the descriptor's /proc/self/fd path; callers put the path they know in its place (pathError).
+func (l *Linux) isMountRoot(fd int) (bool, error) {
+	var stx unix.Statx_t
+	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, &stx); err != nil {
+		return false, &os.PathError{Op: "statx", Path: procFD(fd), Err: err}
+	}
+	if stx.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT != 0 {
+		return stx.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0, nil
+	}
+	m := l.mounter
+	if m == nil { // a Linux New did not build
+		m = newSysMounter()
+	}
+	return m.IsMountPoint(procFD(fd))
 }
 
 // removeName removes the file, symlink or empty directory name below dirFD; st is its lstat.
@@ -306,9 +310,15 @@ func removeName(dirFD int, name, path string, st *unix.Stat_t) error {
 		flags = unix.AT_REMOVEDIR
 	}
 	if err := unix.Unlinkat(dirFD, name, flags); err != nil && err != unix.ENOENT {
-		return mountPointError(&os.PathError{Op: "remove", Path: path, Err: err}, path)
+		return removeError(err, path)
 	}
 	return nil
+}
+
+// removeError is the error of an unlink or rmdir of path that failed with err: one matching
+// ErrMountPoint for EBUSY.
+func removeError(err error, path string) error {
+	return mountPointError(&os.PathError{Op: "remove", Path: path, Err: err}, path)
 }
 
 // mountPointError is the error for a mount point the removal found at path: cause, when it is

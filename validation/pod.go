@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"strings"
+
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -8,10 +10,11 @@ import (
 )
 
 // ValidatePodCreate returns every error the API server's validation gives a Pod being created
-// (kube-apiserver's ValidatePodCreate, run by the pod strategy after defaulting and mutating
-// admission), in its order, with its field paths and words. An empty list means the API server
-// accepts the pod. A pod that holds ephemeral containers is refused, as on create; see
-// ValidateEphemeralContainers for a pod read back from a cluster.
+// (kube-apiserver's ValidatePodCreate, run by the pod strategy after defaulting, mutating
+// admission and the create strategy, which defaults.PrepareForCreate applies), in its order, each
+// text once as the API server reports it, with its field paths and words. An empty list means
+// the API server accepts the pod. A pod that holds ephemeral containers is refused, as on
+// create; see ValidateEphemeralContainers for a pod read back from a cluster.
 func ValidatePodCreate(pod *v1.Pod) field.ErrorList {
 	if pod == nil {
 		return field.ErrorList{field.Required(field.NewPath("metadata"), "a pod is required")}
@@ -26,20 +29,29 @@ func ValidatePodCreate(pod *v1.Pod) field.ErrorList {
 	}
 	allErrs = append(allErrs, validateSeccompAnnotationsAndFields(&pod.ObjectMeta, &pod.Spec, specPath)...)
 	allErrs = append(allErrs, validateAppArmorAnnotationsAndFieldsMatchOnCreate(&pod.ObjectMeta, &pod.Spec, specPath)...)
-	return allErrs
+	return uniqueErrors(allErrs)
 }
 
 // ValidateEphemeralContainers returns the errors the API server's ephemeralcontainers
-// subresource gives a pod's ephemeral containers (its validateEphemeralContainers): the checks a
-// pod read back from a cluster passed when each was added. The rest of the pod is not checked.
+// subresource gives when a pod's ephemeral containers are added to it: the whole pod is
+// validated, and the errors about the ephemeral containers are returned (those a pod read back
+// from a cluster passed when each was added). A static (mirror) pod's are refused, as the API
+// server refuses them. The rest of the pod is for ValidatePodCreate.
 func ValidateEphemeralContainers(pod *v1.Pod) field.ErrorList {
 	if pod == nil || len(pod.Spec.EphemeralContainers) == 0 {
 		return nil
 	}
-	specPath := field.NewPath("spec")
-	vols, _ := validateVolumes(pod.Spec.Volumes, &pod.ObjectMeta, specPath.Child("volumes"))
-	claims := gatherPodResourceClaimNames(pod.Spec.ResourceClaims)
-	return validateEphemeralContainers(&pod.Spec, vols, claims, specPath.Child("ephemeralContainers"))
+	if _, mirror := pod.Annotations[v1.MirrorPodAnnotationKey]; mirror {
+		return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods do not support ephemeral containers")}
+	}
+	const list = "spec.ephemeralContainers"
+	var errs field.ErrorList
+	for _, e := range validatePodMetadataAndSpec(pod) {
+		if e.Field == list || strings.HasPrefix(e.Field, list+"[") {
+			errs = append(errs, e)
+		}
+	}
+	return uniqueErrors(errs)
 }
 
 // validatePodMetadataAndSpec is the part of the API server's pod validation that pods share with

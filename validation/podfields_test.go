@@ -124,13 +124,13 @@ func TestResourceClaims(t *testing.T) {
 			want: []string{`spec.resourceClaims[0].resourceClaimTemplateName: Invalid value: "T": ` + pfSubdomainMsg},
 		},
 		{
-			name: "a static pod's claims are each refused on the empty path",
+			name: "a static pod's claims are refused on the empty path, the repeated text once as the API server reports it",
 			edit: func(p *v1.Pod) {
 				p.Annotations = map[string]string{v1.MirrorPodAnnotationKey: "x"}
 				p.Spec.NodeName = "node"
 				p.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "a", ResourceClaimName: ptr.To("x")}, {Name: "b", ResourceClaimName: ptr.To("y")}}
 			},
-			want: []string{"[]: Forbidden: static pods do not support resource claims", "[]: Forbidden: static pods do not support resource claims"},
+			want: []string{"[]: Forbidden: static pods do not support resource claims"},
 		},
 	})
 }

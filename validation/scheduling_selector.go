@@ -42,7 +42,7 @@ func validateLabels(labels map[string]string, fldPath *field.Path) field.ErrorLi
 // validateMatchLabelKeys is the API server's ValidateMatchLabelKeysAndMismatchLabelKeys for a pod
 // affinity term (fldPath is the term's) or a topology spread constraint (mismatch nil): the keys
 // are label names and need a label selector; a matchLabelKeys key that the selector (as the API
-// server's create strategy merged it, see mergeLabelKeysForCreate) names twice is refused at
+// server's create strategy, defaults.PrepareForCreate, merged it) names twice is refused at
 // fldPath[i], i its last place in matchLabelKeys, as the API server words and places it; a key in
 // both lists is refused.
 func validateMatchLabelKeys(fldPath *field.Path, match, mismatch []string, selector *metav1.LabelSelector) field.ErrorList {

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+
+	"github.com/podconfig/podconfig/defaults"
 )
 
 // Messages apimachinery gives for names and label values, repeated in many expectations.
@@ -392,67 +393,14 @@ func schLabelKeyPod(affinity *v1.Affinity, constraints ...v1.TopologySpreadConst
 	}
 }
 
-func TestMergeLabelKeysForCreate(t *testing.T) {
-	in := metav1.LabelSelectorOpIn
-	tests := []struct {
-		name         string
-		pod          *v1.Pod
-		wantAffinity []metav1.LabelSelectorRequirement
-		wantSpread   []metav1.LabelSelectorRequirement
-		unchanged    bool
-	}{
-		{
-			name:         "a matchLabelKeys key the pod has a label for becomes key In [value] in the term's selector",
-			pod:          schLabelKeyPod(schPodAffinity(v1.PodAffinityTerm{TopologyKey: "zone", LabelSelector: schSelector(), MatchLabelKeys: []string{"app", "tier"}})),
-			wantAffinity: []metav1.LabelSelectorRequirement{{Key: "app", Operator: in, Values: []string{"web"}}},
-		},
-		{
-			name:         "a mismatchLabelKeys key becomes key NotIn [value]",
-			pod:          schLabelKeyPod(schPodAffinity(v1.PodAffinityTerm{TopologyKey: "zone", LabelSelector: schSelector(), MismatchLabelKeys: []string{"app"}})),
-			wantAffinity: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"web"}}},
-		},
-		{
-			name: "a spread constraint's matchLabelKeys key becomes key In [value]",
-			pod: schLabelKeyPod(nil, v1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: v1.DoNotSchedule,
-				LabelSelector: schSelector(), MatchLabelKeys: []string{"app"}}),
-			wantSpread: []metav1.LabelSelectorRequirement{{Key: "app", Operator: in, Values: []string{"web"}}},
-		},
-		{
-			name:      "a term without a label selector gains nothing, and the pod is returned as it is",
-			pod:       schLabelKeyPod(schPodAffinity(v1.PodAffinityTerm{TopologyKey: "zone", MatchLabelKeys: []string{"app"}})),
-			unchanged: true,
-		},
-		{
-			name:      "keys the pod has no label for gain nothing, and the pod is returned as it is",
-			pod:       schLabelKeyPod(schPodAffinity(v1.PodAffinityTerm{TopologyKey: "zone", LabelSelector: schSelector(), MatchLabelKeys: []string{"tier"}})),
-			unchanged: true,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := tt.pod.DeepCopy()
-			got := mergeLabelKeysForCreate(tt.pod)
-			require.Equal(t, before, tt.pod, "the pod given is not changed")
-			if tt.unchanged {
-				assert.Same(t, tt.pod, got)
-				return
-			}
-			if tt.wantAffinity != nil {
-				assert.Equal(t, tt.wantAffinity, got.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions)
-			}
-			if tt.wantSpread != nil {
-				assert.Equal(t, tt.wantSpread, got.Spec.TopologySpreadConstraints[0].LabelSelector.MatchExpressions)
-			}
-		})
-	}
-}
-
 func TestMergedLabelKeysRefuseAKeyTheSelectorNames(t *testing.T) {
-	// The API server merges app In [web] into the selector before it validates, so a key named
-	// both in matchLabelKeys and in matchLabels is found twice.
+	// The API server's create strategy (defaults.PrepareForCreate) merges app In [web] into the
+	// selector before it validates, so a key named both in matchLabelKeys and in matchLabels is
+	// found twice.
 	pod := schLabelKeyPod(schPodAffinity(v1.PodAffinityTerm{TopologyKey: "zone", LabelSelector: schSelector("app", "web"), MatchLabelKeys: []string{"app"}}))
 	assert.Empty(t, validateAffinity(pod.Spec.Affinity, field.NewPath("spec", "affinity")), "unmerged, the key is named once")
-	merged := mergeLabelKeysForCreate(pod)
+	merged := pod.DeepCopy()
+	defaults.PrepareForCreate(merged)
 	assert.Equal(t,
 		[]string{`spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector`},
 		schTexts(validateAffinity(merged.Spec.Affinity, field.NewPath("spec", "affinity"))))

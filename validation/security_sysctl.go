@@ -5,6 +5,7 @@ package validation
 
 import (
 	"fmt"
+	"github.com/podconfig/podconfig/internal/sysctl"
 	"regexp"
 	"strings"
 
@@ -78,7 +79,7 @@ var ipcSysctlNames = map[string]bool{
 // normalised to dots, cut at its first '*', then matched whole against the IPC names or by its
 // first segments against net. and fs.mqueue.
 func sysctlNamespace(name string) sysctlNS {
-	name = normalizeSysctlName(name)
+	name = sysctl.Normalize(name)
 	if i := strings.IndexByte(name, '*'); i >= 0 {
 		name = name[:i]
 	}
@@ -89,23 +90,4 @@ func sysctlNamespace(name string) sysctlNS {
 		return sysctlNetNamespace
 	}
 	return sysctlOtherNamespace
-}
-
-// normalizeSysctlName turns a slash-separated name (net/ipv4/conf/eno2.100/rp_filter) into the
-// dotted form (net.ipv4.conf.eno2/100.rp_filter) by swapping '.' and '/'; a name whose first
-// separator is already a dot is kept.
-func normalizeSysctlName(name string) string {
-	i := strings.IndexAny(name, "./")
-	if i < 0 || name[i] == '.' {
-		return name
-	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '.':
-			return '/'
-		case '/':
-			return '.'
-		}
-		return r
-	}, name)
 }

@@ -4,10 +4,10 @@ package validation
 
 import (
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -61,7 +61,8 @@ func validateReplicationControllerSpec(spec *v1.ReplicationControllerSpec, fldPa
 func replicationControllerDeclarative(rc *v1.ReplicationController) field.ErrorList {
 	var allErrs field.ErrorList
 	if name := rc.Name; name != "" {
-		for _, msg := range validation.IsDNS1123Subdomain(name) {
+		// The declarative check's own words: its length limit is counted in bytes.
+		for _, msg := range content.IsDNS1123Subdomain(name) {
 			allErrs = append(allErrs, field.Invalid(field.NewPath("metadata", "name"), name, msg).WithOrigin("format=k8s-long-name"))
 		}
 	}

@@ -574,6 +574,11 @@ func TestValidateObjectCoreWorkloads(t *testing.T) {
 	}{
 		{name: "a defaulted ReplicationController is valid", obj: wlReplicationController(func(*v1.ReplicationController) {})},
 		{
+			name: "a ReplicationController's name is checked declaratively, whose length limit counts bytes",
+			obj:  wlReplicationController(func(rc *v1.ReplicationController) { rc.Name = strings.Repeat("r", 254) }),
+			want: `ReplicationController "` + strings.Repeat("r", 254) + `" is invalid: metadata.name: Invalid value: "` + strings.Repeat("r", 254) + `": must be no more than 253 bytes`,
+		},
+		{
 			name: "a ReplicationController's selector must select something",
 			obj: wlReplicationController(func(rc *v1.ReplicationController) {
 				rc.Spec.Selector = nil // defaulted from the template's labels, which it has none of

@@ -220,9 +220,10 @@ func isHugePageMedium(m v1.StorageMedium) bool {
 func hugePageSizeOption(medium v1.StorageMedium, pod *v1.Pod, podLevel bool) (string, error) {
 	var want resource.Quantity
 	if medium != v1.StorageMediumHugePages {
+		// A size that is no quantity fails with the parser's own error, as in kubelet.
 		q, err := resource.ParseQuantity(strings.TrimPrefix(string(medium), string(v1.StorageMediumHugePagesPrefix)))
 		if err != nil {
-			return "", fmt.Errorf("size not specified in %q", medium)
+			return "", err
 		}
 		want = q
 	}

@@ -3,6 +3,7 @@
 package volumes
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -217,6 +218,83 @@ func (l *LinuxFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 		return l.pathErr("chmod", name, err)
 	}
 	return f.Close()
+}
+
+// RewriteFile writes data to the regular file name in place when it exists (same inode: running
+// containers bind-mount such files), or creates it; either way its mode becomes exactly perm.
+// Nothing but a regular file with no other name is opened for writing: an existing name is opened
+// O_PATH without following it and checked on that descriptor, then reopened through
+// /proc/self/fd, so a symlink (ELOOP), a directory (EISDIR), a FIFO, socket or device (EINVAL)
+// or a hard link to a file that may be anywhere on the filesystem (EMLINK) at name is an error
+// and is never written to or opened for writing.
+func (l *LinuxFS) RewriteFile(name string, data []byte, perm fs.FileMode) error {
+	err := l.WriteFile(name, data, perm)
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	dir, base, err := l.parent(name)
+	if err != nil {
+		return l.pathErr("open", name, err)
+	}
+	defer func() { _ = unix.Close(dir) }()
+	fd, err := openRegularForWrite(dir, base)
+	if err != nil {
+		return l.pathErr("open", name, err)
+	}
+	f := os.NewFile(uintptr(fd), l.full(name))
+	defer func() { _ = f.Close() }()
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
+	}
+	if err := unix.Fchmod(fd, uint32(perm.Perm())); err != nil {
+		return l.pathErr("chmod", name, err)
+	}
+	return f.Close()
+}
+
+// openRegularForWrite opens base below dir for writing only if it is a regular file with one
+// link: checked on an O_PATH descriptor, which opens nothing, then reopened through that
+// descriptor, so the file written is the file checked.
+func openRegularForWrite(dir int, base string) (int, error) {
+	pfd, err := unix.Openat(dir, base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer func() { _ = unix.Close(pfd) }()
+	var checked unix.Stat_t
+	if err := unix.Fstat(pfd, &checked); err != nil {
+		return -1, err
+	}
+	switch checked.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		return -1, unix.ELOOP
+	case unix.S_IFDIR:
+		return -1, unix.EISDIR
+	default:
+		return -1, unix.EINVAL
+	}
+	if checked.Nlink > 1 {
+		return -1, unix.EMLINK
+	}
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pfd), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		_ = unix.Close(fd)
+		return -1, err
+	}
+	if st.Dev != checked.Dev || st.Ino != checked.Ino {
+		// Only a /proc that is not the kernel's could hand back another file.
+		_ = unix.Close(fd)
+		return -1, unix.ESTALE
+	}
+	return fd, nil
 }
 
 // Symlink creates name as a symlink to target.

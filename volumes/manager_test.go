@@ -2,6 +2,7 @@ package volumes
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -100,42 +101,95 @@ func TestManagerSetUpPodInMemory(t *testing.T) {
 	assert.NoError(t, err, "a hostPath is never removed")
 }
 
+// podDirEntries lists what is below dir in the host's files (a volume directory's contents live
+// in its own MemoryFS), one "path mode" line per entry, sorted.
+func podDirEntries(t *testing.T, host *MemoryHost, dir string) []string {
+	t.Helper()
+	var out []string
+	var walk func(rel string)
+	walk = func(rel string) {
+		entries, err := host.Files.ReadDir(filepath.Join(dir, rel))
+		require.NoError(t, err)
+		for _, e := range entries {
+			name := filepath.Join(rel, e.Name())
+			fi, err := host.Files.Lstat(filepath.Join(dir, name))
+			require.NoError(t, err)
+			out = append(out, name+" "+fi.Mode().String())
+			if fi.IsDir() {
+				walk(name)
+			}
+		}
+	}
+	walk("")
+	sort.Strings(out)
+	return out
+}
+
+// TestManagerLeavesNothingOnError: a set-up that fails leaves the pod directory as it was. What
+// the spec alone refuses (a missing object or key, a payload path, a medium, a nested mount
+// point) is refused before anything is made, where kubelet leaves the volume directory, its
+// ready marker or the empty plugin directories (docs/compatibility.md); a write that fails
+// after the volume was made tears it down, as kubelet does.
 func TestManagerLeavesNothingOnError(t *testing.T) {
+	// nestedOut mounts the volume "v" in a second container at a path that leaves the container.
+	nestedOut := func(p *v1.Pod) {
+		p.Spec.Containers = append(p.Spec.Containers, v1.Container{Name: "side", VolumeMounts: []v1.VolumeMount{{Name: "v", MountPath: "../etc"}}})
+	}
 	for _, tc := range []struct {
 		name string
+		pod  func(*v1.Pod)
 		vol  v1.Volume
 		err  string
+		left []string
 	}{
-		{"a missing ConfigMap makes no directory", v1.Volume{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "gone"}, DefaultMode: i32(0o644)}}},
-			`MountVolume.SetUp failed for volume "cfg" of pod shop/web: configmap "gone" not found`},
-		{"a key naming ..data makes no directory", v1.Volume{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, DefaultMode: i32(0o644),
+		{name: "a missing ConfigMap makes no directory", vol: v1.Volume{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "gone"}, DefaultMode: i32(0o644)}}},
+			err: `MountVolume.SetUp failed for volume "cfg" of pod shop/web: configmap "gone" not found`},
+		{name: "a key naming ..data makes no directory", vol: v1.Volume{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, DefaultMode: i32(0o644),
 			Items: []v1.KeyToPath{{Key: "a.conf", Path: "./..data"}}}}},
-			`MountVolume.SetUp failed for volume "cfg" of pod shop/web: invalid path: must not start with '..': ..data`},
-		{"a nested mount point at ..data tears the new volume down", v1.Volume{Name: "nested", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{SecretName: "creds", DefaultMode: i32(0o644)}}},
-			`MountVolume.SetUp failed for volume "nested" of pod shop/web: readlink ..data: invalid argument`},
-		{"a volume name with a slash is refused", v1.Volume{Name: "../x", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
-			`MountVolume.SetUp failed for volume "../x" of pod shop/web: invalid volume name "../x": must not contain '/'`},
-		{"an unknown medium is refused", v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: "Tape"}}},
-			`MountVolume.SetUp failed for volume "e" of pod shop/web: unknown storage medium "Tape"`},
-		{"hugepages without a request are refused", v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumHugePages}}},
-			`MountVolume.SetUp failed for volume "e" of pod shop/web: medium HugePages: hugePages storage requested, but there is no resource request for huge pages`},
+			err: `MountVolume.SetUp failed for volume "cfg" of pod shop/web: invalid path: must not start with '..': ..data`},
+		{name: "an absolute item path makes no directory and no plugin directory", vol: v1.Volume{Name: "cfg", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, DefaultMode: i32(0o644),
+			Items: []v1.KeyToPath{{Key: "a.conf", Path: "/etc/a"}}}}},
+			err: `MountVolume.SetUp failed for volume "cfg" of pod shop/web: invalid path: must be relative path: /etc/a`},
+		{name: "a configMap mounted outside a container makes no directory and no ready marker", pod: nestedOut,
+			vol: v1.Volume{Name: "v", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "cfg"}, DefaultMode: i32(0o644)}}},
+			err: `MountVolume.SetUp failed for volume "v" of pod shop/web: invalid container mount point ../etc`},
+		{name: "a secret mounted outside a container mounts no tmpfs", pod: nestedOut,
+			vol: v1.Volume{Name: "v", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{SecretName: "creds", DefaultMode: i32(0o644)}}},
+			err: `MountVolume.SetUp failed for volume "v" of pod shop/web: invalid container mount point ../etc`},
+		{name: "a nested mount point at ..data tears the new volume down, leaving the plugin directories", pod: func(p *v1.Pod) {
+			p.Spec.Containers[0].VolumeMounts = []v1.VolumeMount{{Name: "nested", MountPath: "/s"}, {Name: "other", MountPath: "/s/..data"}}
+		}, vol: v1.Volume{Name: "nested", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{SecretName: "creds", DefaultMode: i32(0o644)}}},
+			err:  `MountVolume.SetUp failed for volume "nested" of pod shop/web: readlink ..data: invalid argument`,
+			left: []string{"plugins drwxr-x---", "plugins/kubernetes.io~empty-dir drwxr-x---", "volumes drwxr-x---", "volumes/kubernetes.io~secret drwxr-xr-x"}},
+		{name: "a volume name with a slash is refused", vol: v1.Volume{Name: "../x", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+			err: `MountVolume.SetUp failed for volume "../x" of pod shop/web: invalid volume name "../x": must not contain '/'`},
+		{name: "an unknown medium is refused", vol: v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: "Tape"}}},
+			err: `MountVolume.SetUp failed for volume "e" of pod shop/web: unknown storage medium "Tape"`},
+		{name: "hugepages without a request make no directory", vol: v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumHugePages}}},
+			err: `MountVolume.SetUp failed for volume "e" of pod shop/web: medium HugePages: hugePages storage requested, but there is no resource request for huge pages`},
+		{name: "a hugepage medium whose size is no quantity fails with the parser's error and makes no directory",
+			vol: v1.Volume{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: "HugePages-2Xi"}}},
+			err: `MountVolume.SetUp failed for volume "e" of pod shop/web: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			host := NewMemoryHost()
 			m := &Manager{Sources: testSources(), Host: host}
 			pod := testPod()
-			pod.Spec.Containers[0].VolumeMounts = []v1.VolumeMount{{Name: "nested", MountPath: "/s"}, {Name: "other", MountPath: "/s/..data"}}
-			require.NoError(t, host.Files.MkdirAll(m.PodDir(pod), 0o750))
+			if tc.pod != nil {
+				tc.pod(pod)
+			}
+			// The pod's data directories, as configgen's MakePodDataDirs makes them.
+			for _, d := range []string{"volumes", "plugins"} {
+				require.NoError(t, host.Files.MkdirAll(filepath.Join(m.PodDir(pod), d), 0o750))
+			}
 			_, err := m.SetUp(context.Background(), pod, &tc.vol)
 			require.Error(t, err)
 			assert.Equal(t, tc.err, err.Error())
-			for _, d := range []string{"/volumes", "/plugins"} {
-				entries, _ := host.Files.ReadDir(m.PodDir(pod) + d)
-				for _, e := range entries {
-					sub, _ := host.Files.ReadDir(m.PodDir(pod) + d + "/" + e.Name())
-					assert.Empty(t, sub, "nothing left in %s/%s", d, e.Name())
-				}
+			left := tc.left
+			if left == nil {
+				left = []string{"plugins drwxr-x---", "volumes drwxr-x---"}
 			}
+			assert.Equal(t, left, podDirEntries(t, host, m.PodDir(pod)))
 			assert.Empty(t, host.mounts, "no mount left")
 		})
 	}
@@ -195,6 +249,44 @@ func TestPodMemoryLimit(t *testing.T) {
 			limit, ok := podMemoryLimit(&v1.Pod{Spec: tc.pod}, true)
 			assert.Equal(t, tc.ok, ok)
 			assert.Equal(t, tc.limit, limit)
+		})
+	}
+}
+
+func TestHugePageSizeOption(t *testing.T) {
+	const notQuantity = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+	requests := func(names ...string) *v1.Pod {
+		pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "a", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{}}}}}}
+		for _, n := range names {
+			pod.Spec.Containers[0].Resources.Requests[v1.ResourceName(n)] = resource.MustParse("4Mi")
+		}
+		return pod
+	}
+	for _, tc := range []struct {
+		name   string
+		medium v1.StorageMedium
+		pod    *v1.Pod
+		want   string
+		err    string
+	}{
+		{"a sized medium takes its requested size", "HugePages-2Mi", requests("hugepages-2Mi", "hugepages-1Gi"), "pagesize=2Mi", ""},
+		{"HugePages takes the one size requested", v1.StorageMediumHugePages, requests("hugepages-1Gi"), "pagesize=1Gi", ""},
+		{"a medium size that is no quantity fails with the parser's error", "HugePages-2Xi", requests("hugepages-2Mi"), "", notQuantity},
+		{"a medium with an empty size fails with the parser's error", "HugePages-", requests("hugepages-2Mi"), "", notQuantity},
+		{"a sized medium without that size requested fails", "HugePages-1Gi", requests("hugepages-2Mi"),
+			"", "medium HugePages-1Gi: hugePages storage requested, but there is no resource request for huge pages"},
+		{"HugePages with two sizes requested fails", v1.StorageMediumHugePages, requests("hugepages-2Mi", "hugepages-1Gi"),
+			"", "medium: HugePages can't be used if container requests multiple huge page sizes"},
+		{"a requested hugepage size that is no quantity fails with the parser's error", v1.StorageMediumHugePages, requests("hugepages-x"), "", notQuantity},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := hugePageSizeOption(tc.medium, tc.pod, true)
+			if tc.err != "" {
+				assert.EqualError(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

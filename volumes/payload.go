@@ -74,6 +74,11 @@ func ValidatePath(targetPath string) error {
 	if filepath.IsAbs(targetPath) {
 		return fmt.Errorf("invalid path: must be relative path: %s", targetPath)
 	}
+	// The API server lets a NUL through and kubelet's system call fails on it after the volume's
+	// other files were written; refused here, nothing is.
+	if strings.IndexByte(targetPath, 0) >= 0 {
+		return fmt.Errorf("invalid path: must not contain a NUL byte: %q", targetPath)
+	}
 	if len(targetPath) > maxPathLength {
 		return fmt.Errorf("invalid path: must be less than or equal to %d characters", maxPathLength)
 	}

@@ -199,19 +199,12 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 }
 
 // serviceAccountToken asks for the projection's token as kubelet does: the pod's service
-// account, the audience if any, the projection's expirationSeconds, bound to the pod.
+// account, the audience if any, the projection's expirationSeconds as it is, bound to the pod.
+// An expirationSeconds the API server refuses (under 10 minutes, over 2^32 seconds) is sent
+// too, as kubelet sends it: the TokenRequest's refusal is the volume's error.
 func (s Sources) serviceAccountToken(ctx context.Context, pod *v1.Pod, tp *v1.ServiceAccountTokenProjection) (*authenticationv1.TokenRequest, error) {
 	if s.Tokens == nil {
 		return nil, fmt.Errorf("%w: no TokenGetter for a serviceAccountToken projection", ErrMissingDependency)
-	}
-	// The API server refuses such a projection (pod validation) and such a TokenRequest; a pod
-	// that never met one is refused here with its text rather than asking for a token.
-	if e := tp.ExpirationSeconds; e != nil && (*e < minTokenSeconds || *e > maxTokenSeconds) {
-		limit := "may not specify a duration less than 10 minutes"
-		if *e > maxTokenSeconds {
-			limit = "may not specify a duration larger than 2^32 seconds"
-		}
-		return nil, fmt.Errorf("expirationSeconds: Invalid value: %d: %s", *e, limit)
 	}
 	var auds []string
 	if tp.Audience != "" {
@@ -230,12 +223,6 @@ func (s Sources) serviceAccountToken(ctx context.Context, pod *v1.Pod, tp *v1.Se
 		},
 	})
 }
-
-// Bounds of a serviceAccountToken projection's expirationSeconds (API validation).
-const (
-	minTokenSeconds = 10 * 60
-	maxTokenSeconds = 1 << 32
-)
 
 // FsUserFrom is the uid that owns a projected volume's token, trust-bundle and certificate files
 // (kubelet: FsUserFrom): the runAsUser every init, regular and ephemeral container runs as (its

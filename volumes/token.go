@@ -17,6 +17,10 @@ import (
 // serviceaccounts/<name>/token in namespace (client-go: ServiceAccounts(ns).CreateToken). The
 // request's spec carries the audiences, expirationSeconds and the pod it is bound to; the answer's
 // status carries the token and its expiry. The clientgo module has one over a clientset.
+// Requests are passed on as the pod's projection asks, as kubelet passes them: the API server
+// refuses an expirationSeconds under 600 or over 2^32 (`TokenRequest.authentication.k8s.io ""
+// is invalid: spec.expirationSeconds: ...`), and a requester that is not one should refuse them
+// too.
 type TokenRequester interface {
 	RequestToken(ctx context.Context, namespace, serviceAccount string, tr *authenticationv1.TokenRequest) (*authenticationv1.TokenRequest, error)
 }

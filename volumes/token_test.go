@@ -9,8 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	apitypes "k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -108,4 +112,62 @@ func TestTokenManagerKeysAndDelete(t *testing.T) {
 	assert.Equal(t, 3, req.calls, "expiration and bound pod are part of the key")
 	m.DeleteServiceAccountToken("uid-1")
 	assert.Len(t, m.cache, 1, "every token bound to the pod is dropped")
+}
+
+// apiServerRequester answers as the API server's TokenRequest storage does after its defaulting:
+// an expirationSeconds under 10 minutes or over 2^32 seconds is Invalid, anything else gets a
+// token. It records the expirations asked.
+type apiServerRequester struct{ asked []int64 }
+
+func (r *apiServerRequester) RequestToken(_ context.Context, _, _ string, tr *authenticationv1.TokenRequest) (*authenticationv1.TokenRequest, error) {
+	exp := *tr.Spec.ExpirationSeconds
+	r.asked = append(r.asked, exp)
+	path := field.NewPath("spec", "expirationSeconds")
+	var errs field.ErrorList
+	if exp < 600 {
+		errs = append(errs, field.Invalid(path, exp, "may not specify a duration less than 10 minutes"))
+	}
+	if exp > 1<<32 {
+		errs = append(errs, field.Invalid(path, exp, "may not specify a duration larger than 2^32 seconds"))
+	}
+	if len(errs) > 0 {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: "authentication.k8s.io", Kind: "TokenRequest"}, "", errs)
+	}
+	out := tr.DeepCopy()
+	out.Status.Token = "tok"
+	return out, nil
+}
+
+// TestTokenProjectionExpiry: a projection's expirationSeconds is asked for as it is, as kubelet
+// asks, and the API server's refusal is the volume's error through the token manager.
+func TestTokenProjectionExpiry(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		exp  int64
+		err  string
+	}{
+		{"under 10 minutes is sent and refused by the API server", 599,
+			`failed to fetch token: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes`},
+		{"over 2^32 seconds is sent and refused by the API server", 1<<32 + 1,
+			`failed to fetch token: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds`},
+		{"10 minutes is issued", 600, ""},
+		{"2^32 seconds is issued", 1 << 32, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &apiServerRequester{}
+			src := Sources{Tokens: NewTokenManager(req, nil)}
+			vol := &v1.Volume{Name: "tok", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{DefaultMode: i32(0o644), Sources: []v1.VolumeProjection{
+				{ServiceAccountToken: &v1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: i64(tc.exp)}}}}}}
+			p, err := src.Payload(context.Background(), testPod(), vol)
+			assert.Equal(t, []int64{tc.exp}, req.asked, "the request carries the projection's expirationSeconds")
+			if tc.err != "" {
+				var ve *VolumeError
+				require.ErrorAs(t, err, &ve)
+				assert.EqualError(t, ve.Err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, []string{"token -rw-r--r-- - tok"}, summary(p))
+		})
+	}
 }

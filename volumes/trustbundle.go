@@ -20,7 +20,10 @@ const maxLabelSelectorLength = 100 * 1024
 // trustAnchors is a clusterTrustBundle projection's content (kubelet: the ClusterTrustBundle
 // manager's GetTrustAnchorsByName and GetTrustAnchorsBySigner): by name, one bundle; by signer,
 // every bundle of that signer the label selector matches (a nil selector matches none, an empty
-// one all). Optional makes a missing bundle, or no match, an empty file.
+// one all). Optional makes a missing bundle, or no match, an empty file. Each call reads the
+// lister: nothing is cached here. Kubelet keeps each result 5 minutes and drops it on the
+// informer's events, except a bundle that has a signer and is read by name, whose old (or
+// deleted) certificates it goes on serving until the 5 minutes pass.
 func (s Sources) trustAnchors(ctx context.Context, ctb *v1.ClusterTrustBundleProjection) ([]byte, error) {
 	allowMissing := ctb.Optional != nil && *ctb.Optional
 	if ctb.Name == nil && ctb.SignerName == nil {

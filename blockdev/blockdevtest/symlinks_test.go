@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/podconfig/podconfig/blockdev/blockdevtest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 func TestSymlinks(t *testing.T) {
@@ -24,6 +25,17 @@ func TestSymlinks(t *testing.T) {
 	}
 	_, err := links.IsSymlinkExist("/dev/c")
 	assert.ErrorIs(t, err, broken, "an injected error is returned")
+
+	shared := offline.NewBlockDevices()
+	blockdevtest.WrapBlockDevices(shared).Add("/dev/e")
+	got, err := shared.IsSymlinkExist("/dev/e")
+	require.NoError(t, err)
+	assert.True(t, got, "a wrapped offline BlockDevices shares its symlinks")
+
+	var zero blockdevtest.Symlinks
+	zero.Add("/dev/z")
+	got, _ = zero.IsSymlinkExist("/dev/z")
+	assert.True(t, got, "the zero value is ready to use")
 
 	var wg sync.WaitGroup
 	for range 4 {

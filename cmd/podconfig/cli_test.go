@@ -216,7 +216,9 @@ kind: Deployment
 metadata: {name: web, namespace: ns}
 spec:
   replicas: 3
+  selector: {matchLabels: {app: web}}
   template:
+    metadata: {labels: {app: web}}
     spec:
       enableServiceLinks: false
       containers: [{name: web, image: web:1}]
@@ -381,22 +383,6 @@ spec:
 		assert.Equal(t, "warning: "+want+"\n", stderr)
 		assert.Equal(t, []string{want}, decode(t, out).Warnings)
 	})
-}
-
-// Offline the images' users are unknown; a runAsNonRoot pod whose image is not in the
-// RenderContext fails as kubelet fails for an image with no user, and the error says how to
-// give the user instead of leaving the reader to guess why a manifest that runs on a cluster fails.
-func TestRenderRunAsNonRootNamesImageUsers(t *testing.T) {
-	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  securityContext: {runAsNonRoot: true}\n  containers: [{name: a, image: app:1}]\n"
-	code, _, stderr := cli(t, "", "render", writeFile(t, pod))
-	assert.Equal(t, exitError, code)
-	assert.Contains(t, stderr, "container has runAsNonRoot and image will run as root")
-	assert.Contains(t, stderr, `the user of image "app:1" is not known offline: give it with --image-user app:1=UID or in a RenderContext's imageUsers`)
-	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
-
-	withUser := pod + "---\nkind: RenderContext\nimageUsers: {\"app:1\": {uid: 65532}}\n"
-	code, _, stderr = cli(t, "", "render", writeFile(t, withUser))
-	assert.Equal(t, exitOK, code, stderr)
 }
 
 // A ConfigMap or Secret the input lacks fails as on a node, and the error says how to render the

@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -18,7 +20,9 @@ import (
 
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/internal/terminal"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
+	"github.com/podconfig/podconfig/volumes"
 )
 
 // With -o crictl, the kubelet root and pod logs directories are these, below --output-directory,
@@ -29,24 +33,30 @@ const (
 )
 
 // crictlPod is what -o crictl needs of one rendered pod beyond its configs: the offline node's
-// files, the paths it knows with their modes, and the subPath binds it recorded (bind target ->
-// source).
+// files, the paths it knows with their modes, the subPath binds it recorded (bind target ->
+// source), the host paths of the pod's volumes, and the volume manager that writes their files.
 type crictlPod struct {
 	files *hostfs.Memory
-	paths *mountstest.HostUtils
+	paths *offline.HostUtils
 	binds map[string]string
 	// podDir is the pod's kubelet directory, <root>/pods/<uid>.
 	podDir string
+	// mounts are the pod's volumes by name, with the host paths the configs mount.
+	mounts mounts.VolumeMap
+	// volumes sets the volumes up; its Host is the output directory's, given when it is open.
+	volumes volumes.Manager
 }
 
 // writeCrictlPod writes, below dir, the pod's directory <namespace>_<name> holding the JSON files
 // crictl takes (pod-config.json for runp, container-<name>.json for create) and a README of the
-// commands, and the host files the configs mount (the pod's directory below dir/kubelet, its log
-// directory below dir/pods). It prints the pod's directory on w.
+// commands, and the host files the configs mount (the pod's directory below dir/kubelet with its
+// volumes' files, its log directory below dir/pods). It prints the pod's directory on w.
+//
+// Containers of a pod run from these files write below dir (their volumes are there), so
+// everything below it is resolved through descriptors one name at a time without following a
+// link (crictlOut): a link, a FIFO, a socket, a device or a hard-linked file found where a
+// directory or a file is written is an error, and nothing is written or chmod'ed outside dir.
 func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	podName := p.Pod.Namespace + "/" + p.Pod.Name
 	// The names become file names and words of the README's shell commands: they must be
 	// what the API server admits (a pod read from a file may never have passed one).
@@ -61,23 +71,58 @@ func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
 			return fmt.Errorf("pod %s, container %s: name: %s", terminal.Escape(podName), terminal.Escape(c.Name), strings.Join(errs, "; "))
 		}
 	}
-	// The host side first: the configs name these paths.
-	for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
-		if err := materialize(p.crictl.files, tree); err != nil {
-			return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
-		}
-	}
-	for _, src := range p.crictl.binds {
-		// A subPath directory the offline node made exists only in its HostUtils.
-		if err := makeSubPathDir(p.crictl, src); err != nil {
-			return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
-		}
-	}
-	out := filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	o, err := openCrictlOut(dir)
+	if err != nil {
 		return err
 	}
-	if err := writeJSONFile(filepath.Join(out, "pod-config.json"), p.Sandbox); err != nil {
+	defer o.close()
+	if err := o.writePod(p); err != nil {
+		return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
+	}
+	fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)))
+	return nil
+}
+
+// writePod writes the pod's host files, then its crictl files and README.
+func (o *crictlOut) writePod(p *podResult) error {
+	// The host side first: the configs name these paths. The directories of the volumes the
+	// volume manager sets up are its own.
+	setUp := map[string]bool{}
+	for _, vol := range crictlSetUp(p) {
+		setUp[p.crictl.mounts[vol.Name].HostPath] = true
+	}
+	for _, tree := range []string{p.crictl.podDir, p.Sandbox.GetLogDirectory()} {
+		if err := o.materialize(p.crictl.files, tree, setUp); err != nil {
+			return err
+		}
+	}
+	if err := o.setUpVolumes(p); err != nil {
+		return err
+	}
+	sources := make([]string, 0, len(p.crictl.binds))
+	for _, src := range p.crictl.binds {
+		sources = append(sources, src)
+	}
+	slices.Sort(sources)
+	var filled []string
+	for _, v := range p.Volumes {
+		filled = append(filled, p.crictl.mounts[v.Name].HostPath)
+	}
+	for _, src := range sources {
+		// A subPath directory the offline node made exists only in its HostUtils.
+		if err := o.makeSubPathDir(p.crictl, src, filled); err != nil {
+			return err
+		}
+	}
+	out := p.Pod.Namespace + "_" + p.Pod.Name
+	if err := o.dir(out, 0o755, false); err != nil {
+		return err
+	}
+	doc, err := crictlJSON(p.Sandbox)
+	if err != nil {
+		return err
+	}
+	if err := o.file(path.Join(out, "pod-config.json"), doc, 0o644); err != nil {
 		return err
 	}
 	for _, c := range p.Items {
@@ -89,50 +134,174 @@ func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
 				m.HostPath = src
 			}
 		}
-		if err := writeJSONFile(filepath.Join(out, "container-"+c.Name+".json"), cfg); err != nil {
+		if doc, err = crictlJSON(cfg); err != nil {
+			return err
+		}
+		if err := o.file(path.Join(out, "container-"+c.Name+".json"), doc, 0o644); err != nil {
 			return err
 		}
 	}
-	if err := writeFileNoFollow(filepath.Join(out, "README.md"), []byte(crictlReadme(*p, dir)), 0o644); err != nil {
-		return err
+	return o.file(path.Join(out, "README.md"), []byte(crictlReadme(*p, o.path)), 0o644)
+}
+
+// crictlJSON is m as the JSON crictl reads: crictl decodes its files with sigs.k8s.io/yaml into
+// the CRI Go types, so field names are their JSON tags and enums are numbers, which is
+// encoding/json's mapping of those types (not protobuf's JSON mapping).
+func crictlJSON(m proto.Message) ([]byte, error) {
+	doc, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(out))
+	return append(doc, '\n'), nil
+}
+
+// crictlDir is the output directory as -o crictl writes below it: every name is relative to it
+// and resolved one element at a time without following a link (a volumes.LinuxFS).
+type crictlDir interface {
+	// FS holds what the volumes' files are written with (the atomic writer's calls).
+	volumes.FS
+	// RewriteFile writes the regular file name in place, or creates it, with exactly perm,
+	// opening nothing else for writing.
+	RewriteFile(name string, data []byte, perm fs.FileMode) error
+	// Close releases the directory.
+	Close() error
+}
+
+// crictlOut writes below the output directory, held open as fsys; path is its path, which the
+// configs' host paths start with. root says the writer may change owners.
+type crictlOut struct {
+	fsys crictlDir
+	path string
+	root bool
+}
+
+// openCrictlOut opens --output-directory dir, making it (and its parents) when it is missing. The
+// directories above it are the user's own and may be links; dir itself may not, so that what
+// the configs name below it is reached through no link.
+func openCrictlOut(dir string) (*crictlOut, error) {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, outputDirLinkError(dir)
+	}
+	fsys, err := openNoFollowDir(dir)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, outputDirLinkError(dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &crictlOut{fsys: fsys, path: dir, root: os.Geteuid() == 0}, nil
+}
+
+// outputDirLinkError is the error for an output directory that is a symbolic link.
+func outputDirLinkError(dir string) error {
+	return fmt.Errorf("--output-directory %s is a symbolic link: -o crictl writes only into a directory named as it is; name the directory the link points to", terminal.Escape(dir))
+}
+
+// close releases the output directory.
+func (o *crictlOut) close() { _ = o.fsys.Close() }
+
+// rel is p, an absolute path below the output directory, relative to it.
+func (o *crictlOut) rel(p string) (string, error) {
+	r, err := filepath.Rel(o.path, p)
+	if err != nil || !filepath.IsLocal(r) {
+		return "", fmt.Errorf("%s is not below --output-directory %s", terminal.Escape(p), terminal.Escape(o.path))
+	}
+	return filepath.ToSlash(r), nil
+}
+
+// dirs makes each directory of rel, from the top, that is missing, with exactly perm, and checks
+// that each one there is a directory; it leaves their modes as they are.
+func (o *crictlOut) dirs(rel string, perm fs.FileMode) error {
+	return o.dirsBelow("", rel, perm)
+}
+
+// dirsBelow is dirs for rel below the directory base.
+func (o *crictlOut) dirsBelow(base, rel string, perm fs.FileMode) error {
+	cur := base
+	for _, name := range strings.Split(rel, "/") {
+		cur = path.Join(cur, name)
+		if err := o.dir(cur, perm, false); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// writeJSONFile writes m as the JSON crictl reads: crictl decodes its files with sigs.k8s.io/yaml
-// into the CRI Go types, so field names are their JSON tags and enums are numbers, which is
-// encoding/json's mapping of those types (not protobuf's JSON mapping).
-func writeJSONFile(path string, m proto.Message) error {
-	doc, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
+// isDir checks that rel is a directory.
+func (o *crictlOut) isDir(rel string) error {
+	fi, err := o.fsys.Lstat(rel)
+	switch {
+	case err != nil:
 		return err
+	case !fi.IsDir():
+		return o.unexpected(rel, fi.Mode(), "a directory")
 	}
-	return writeFileNoFollow(path, append(doc, '\n'), 0o644)
+	return nil
 }
 
-// writeFileNoFollow writes a file, refusing to write through a symlink at path.
-func writeFileNoFollow(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, perm)
-	if err != nil {
+// dir makes the directory rel with exactly perm, or checks that the file there is a directory
+// and, with chmod, gives it perm (which refuses a link swapped in meanwhile).
+func (o *crictlOut) dir(rel string, perm fs.FileMode, chmod bool) error {
+	fi, err := o.fsys.Lstat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return o.fsys.Mkdir(rel, perm)
+	case err != nil:
 		return err
+	case !fi.IsDir():
+		return o.unexpected(rel, fi.Mode(), "a directory")
+	case chmod:
+		return o.fsys.Chmod(rel, perm)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
-// materialize copies the directories and regular files of the in-memory tree at root to the same
-// absolute paths on disk, with their modes. Only the pod's own directories below the output
-// directory are copied; a symlink in the tree is an error, as nothing the Generator makes there
-// is one.
-func materialize(files *hostfs.Memory, root string) error {
+// file writes the regular file rel in place, or creates it, with exactly perm.
+func (o *crictlOut) file(rel string, data []byte, perm fs.FileMode) error {
+	fi, err := o.fsys.Lstat(rel)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return o.unexpected(rel, fi.Mode(), "a regular file")
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	err = o.fsys.RewriteFile(rel, data, perm)
+	if errors.Is(err, syscall.EMLINK) {
+		return fmt.Errorf("%s is a regular file with other hard links, which may be outside --output-directory: -o crictl does not write through it", terminal.Escape(filepath.Join(o.path, rel)))
+	}
+	return err
+}
+
+// unexpected is the error for a file of mode m at rel where -o crictl writes want.
+func (o *crictlOut) unexpected(rel string, m fs.FileMode, want string) error {
+	return fmt.Errorf("%s is %s, not %s: -o crictl follows no link and writes into no special file below --output-directory",
+		terminal.Escape(filepath.Join(o.path, rel)), fileKind(m), want)
+}
+
+// fileKind names the type of a file of mode m.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return describeType(m)
+}
+
+// materialize copies the directories and regular files of the in-memory tree at root, a path
+// below the output directory, to the same paths on disk, with their modes, leaving out the
+// paths in skip and what is below them; the directories above root are made when missing. A
+// symlink in the tree is an error, as nothing the Generator makes there is one.
+func (o *crictlOut) materialize(files *hostfs.Memory, root string, skip map[string]bool) error {
 	fi, err := files.Lstat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -140,45 +309,59 @@ func materialize(files *hostfs.Memory, root string) error {
 	if err != nil {
 		return err
 	}
+	rel, err := o.rel(root)
+	if err != nil {
+		return err
+	}
+	if parent := path.Dir(rel); parent != "." {
+		if err := o.dirs(parent, 0o755); err != nil {
+			return err
+		}
+	}
+	return o.copyTree(files, root, rel, fi, skip)
+}
+
+// copyTree copies src of the in-memory tree, described by fi, to rel on disk, and what is below
+// it but the paths in skip.
+func (o *crictlOut) copyTree(files *hostfs.Memory, src, rel string, fi fs.FileInfo, skip map[string]bool) error {
 	switch {
+	case skip[src]:
+		return nil
 	case fi.IsDir():
-		if err := os.MkdirAll(root, 0o755); err != nil {
+		if err := o.dir(rel, fi.Mode().Perm(), true); err != nil {
 			return err
 		}
-		disk, err := os.Lstat(root)
-		if err != nil {
-			return err
-		}
-		if !disk.IsDir() {
-			return fmt.Errorf("%s: not a directory", root)
-		}
-		if err := os.Chmod(root, fi.Mode().Perm()); err != nil {
-			return err
-		}
-		entries, err := files.ReadDir(root)
+		entries, err := files.ReadDir(src)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
-			if err := materialize(files, filepath.Join(root, e.Name())); err != nil {
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			if err := o.copyTree(files, filepath.Join(src, e.Name()), path.Join(rel, e.Name()), info, skip); err != nil {
 				return err
 			}
 		}
 		return nil
 	case fi.Mode().IsRegular():
-		data, err := files.ReadFile(root)
+		data, err := files.ReadFile(src)
 		if err != nil {
 			return err
 		}
-		return writeFileNoFollow(root, data, fi.Mode().Perm())
+		return o.file(rel, data, fi.Mode().Perm())
 	default:
-		return fmt.Errorf("%s: not a directory or a regular file (%v)", root, fi.Mode().Type())
+		return fmt.Errorf("%s: not a directory or a regular file (%v)", src, fi.Mode().Type())
 	}
 }
 
 // makeSubPathDir makes the directory a subPath mount names, when it is in the pod's directory and
-// the offline node made it (kubelet's SafeMakeDir gives it the volume directory's mode).
-func makeSubPathDir(p *crictlPod, src string) error {
+// the offline node made it (kubelet's SafeMakeDir gives it the volume directory's mode). In the
+// directories of filled, the volumes whose files were written, a subPath names what is there
+// through the volume's own links (..data), which the runtime's bind follows as kubelet's subPath
+// resolution does within the volume: only a path the volume lacks is made.
+func (o *crictlOut) makeSubPathDir(p *crictlPod, src string, filled []string) error {
 	if !strings.HasPrefix(src, p.podDir+"/") {
 		return nil // a hostPath volume's: the host's own
 	}
@@ -186,10 +369,21 @@ func makeSubPathDir(p *crictlPod, src string) error {
 	if err != nil || !mode.IsDir() {
 		return nil // a file, or a path the node does not know: nothing to make
 	}
-	if err := os.MkdirAll(src, 0o755); err != nil {
+	rel, err := o.rel(src)
+	if err != nil {
 		return err
 	}
-	return os.Chmod(src, mode.Perm())
+	for _, dir := range filled {
+		if strings.HasPrefix(src, dir+"/") {
+			if _, err := o.fsys.Lstat(rel); !errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+		}
+	}
+	if err := o.dirs(path.Dir(rel), 0o755); err != nil {
+		return err
+	}
+	return o.dir(rel, mode.Perm(), true)
 }
 
 // crictlReadme is the per-pod README: the crictl commands that run the pod from its files.
@@ -202,9 +396,12 @@ func crictlReadme(p podResult, dir string) string {
 	b.WriteString("a container's (`crictl create`). The host files the configs mount (the pod's /etc/hosts,\n")
 	fmt.Fprintf(&b, "termination-message files, volume directories) are below %s and its logs go below %s:\n",
 		terminal.Escape(filepath.Join(dir, crictlRootDir)), terminal.Escape(filepath.Join(dir, crictlPodLogsDir)))
-	b.WriteString("keep them where they are. Volumes are empty directories, as no volume plugin ran; hostPath\n")
-	b.WriteString("volumes name the host's own paths; a subPath mount names its directory in the volume, which\n")
-	b.WriteString("kubelet would bind-mount. The images must be on the node already (`--no-pull`).\n\n")
+	b.WriteString("keep them where they are. The emptyDir, configMap, secret, downwardAPI and projected volumes\n")
+	b.WriteString("are set up as kubelet's volume plugins would (files, modes, the ..data link), on disk, nothing\n")
+	b.WriteString("mounted; a Secret's values and the tokens are placeholders of their size unless rendered with\n")
+	b.WriteString("--show-secrets. hostPath volumes name the host's own paths; other volumes are empty\n")
+	b.WriteString("directories; a subPath mount names its directory in the volume, which kubelet would\n")
+	b.WriteString("bind-mount. The images must be on the node already (`--no-pull`).\n\n")
 	b.WriteString("Run as root, in this directory (add `--runtime-endpoint unix:///path/to/cri.sock` to each\n")
 	b.WriteString("command for a runtime other than crictl's default):\n\n")
 	b.WriteString("```sh\n")

@@ -124,21 +124,29 @@ func TestCrictlOutputFlags(t *testing.T) {
 func TestCrictlOutputRefusesNamesTheAPIServerWouldRefuse(t *testing.T) {
 	// A pod read from a file never passed an API server: a name that would be a path or a shell
 	// word in the README is refused before anything is written.
+	// The API server's validation refuses them first; with --validate=false the writer's own
+	// check still does.
 	for _, tc := range []struct {
 		name, pod, want string
+		flags           []string
 	}{
 		{"a container name that is a shell command", `{name: p, namespace: ns}
 spec:
   containers:
-  - {name: '$(touch x)', image: a}`, `pod ns/p, container $(touch x): name: a lowercase RFC 1123 label`},
+  - {name: '$(touch x)', image: a}`, `pod ns/p: Pod "p" is invalid: spec.containers[0].name: Invalid value: "$(touch x)": a lowercase RFC 1123 label`, nil},
+		{"a container name that is a shell command, without validation", `{name: p, namespace: ns}
+spec:
+  containers:
+  - {name: '$(touch x)', image: a}`, `pod ns/p, container $(touch x): name: a lowercase RFC 1123 label`, []string{"--validate=false"}},
 		{"a pod name with a control character", `{name: "p\e[2J", namespace: ns}
 spec:
   containers:
-  - {name: c, image: a}`, `metadata.name`},
+  - {name: c, image: a}`, `metadata.name`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
-			code, _, stderr := cli(t, "apiVersion: v1\nkind: Pod\nmetadata: "+tc.pod+"\n", "render", "-o", "crictl", "--output-directory", dir, "-")
+			args := append([]string{"render", "-o", "crictl", "--output-directory", dir}, tc.flags...)
+			code, _, stderr := cli(t, "apiVersion: v1\nkind: Pod\nmetadata: "+tc.pod+"\n", append(args, "-")...)
 			assert.Equal(t, exitError, code)
 			assert.Contains(t, stderr, tc.want)
 			entries, _ := os.ReadDir(dir)

@@ -26,7 +26,16 @@
 // Go types, as crictl decodes them), and a README.md of the commands that run the pod; the host
 // files the configs mount (etc-hosts, termination-message files, volume directories) are written
 // below DIR/kubelet and the pod's log directory below DIR/pods, so a node's runtime can run the pod
-// with crictl alone.
+// with crictl alone. The emptyDir, configMap, secret, downwardAPI and projected volumes are set up
+// as kubelet's volume manager sets them up (package volumes): each file render computed with its
+// mode, in a timestamped directory named by the ..data link, the fsGroup pass, and the owners
+// when run as root; on DIR's filesystem, where kubelet mounts a tmpfs. A Secret's values and the
+// tokens are written only with --show-secrets; otherwise each is the text
+// "secret-hidden-by-podconfig\n" repeated and cut to its size, with its mode. hostPath volumes are
+// the host's paths; other volumes are empty directories. Everything below DIR is written without
+// following a link (a pod run from the files can put links there): a link, FIFO, socket, device
+// or hard-linked file where it writes is an error, and DIR itself must not be a link. -o crictl
+// runs on Linux only.
 //
 // Exit status: 0 on success (also for -h), 2 for a usage error, 1 for any other error, reported
 // as one line on standard error naming the document and the problem.

@@ -104,28 +104,6 @@ func TestVersion(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 }
 
-func TestImageUsers(t *testing.T) {
-	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: app:1}\n  - {name: b, image: web:2}\n  - {name: c, image: web:2}\n  - {name: d, image: tool:3, securityContext: {runAsUser: 5}}\n"
-	t.Run("containers rendered as root for an unknown image user are named in one warning", func(t *testing.T) {
-		code, _, stderr := cli(t, pod, "render", "-")
-		require.Equal(t, exitOK, code, stderr)
-		assert.Equal(t, "warning: 3 containers rendered as uid 0: the user of their images is not known offline (app:1, web:2); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers\n", stderr)
-	})
-	t.Run("--image-user gives an image's user, over the RenderContext's", func(t *testing.T) {
-		in := "kind: RenderContext\nimageUsers: {app:1: 7, web:2: 8}\n---\n" + pod
-		code, out, stderr := cli(t, in, "render", "--image-user", "web:2=1000:3000", "-o", "table", "-")
-		require.Equal(t, exitOK, code, stderr)
-		assert.Empty(t, stderr)
-		assert.Regexp(t, `CONTAINER a .*\n +user +uid 7\n`, out)
-		assert.Regexp(t, `CONTAINER b .*\n +user +uid 1000\n`, out)
-	})
-	t.Run("a malformed --image-user is a usage error", func(t *testing.T) {
-		code, _, stderr := cli(t, pod, "render", "--image-user", "app:1", "-")
-		assert.Equal(t, exitUsage, code)
-		assert.Contains(t, stderr, `want IMAGE=UID[:GID] or IMAGE=NAME`)
-	})
-}
-
 func TestLivePodStatus(t *testing.T) {
 	live := `apiVersion: v1
 kind: Pod
@@ -156,13 +134,14 @@ status:
 
 func TestHostNetworkResolvConf(t *testing.T) {
 	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: agent}\nspec: {hostNetwork: true, containers: [{name: a, image: app:1}]}\n"
-	code, out, stderr := cli(t, pod, "render", "--image-user", "app:1=0", "-o", "table", "-")
+	hosts := writeFile(t, "127.0.0.1 localhost\n")
+	code, out, stderr := cli(t, pod, "render", "--image-user", "app:1=0", "--hosts-file", hosts, "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, out, "servers [10.0.0.2], searches [], options []")
-	assert.Equal(t, "warning: 1 pods take their DNS from the node's resolv.conf, which is not known offline (default/agent): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE\n", stderr)
+	assert.Equal(t, "warning: 1 pod takes its DNS from the node's resolv.conf, which is not known offline (default/agent): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE\n", stderr)
 	conf := filepath.Join(t.TempDir(), "resolv.conf")
 	require.NoError(t, os.WriteFile(conf, []byte("nameserver 1.1.1.1\nsearch corp.example\n"), 0o644))
-	code, out, stderr = cli(t, pod, "render", "--image-user", "app:1=0", "--resolv-conf", conf, "-o", "table", "-")
+	code, out, stderr = cli(t, pod, "render", "--image-user", "app:1=0", "--hosts-file", hosts, "--resolv-conf", conf, "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stderr)
 	assert.Contains(t, out, "servers [1.1.1.1], searches [corp.example]")
@@ -227,10 +206,48 @@ func TestHelpRenderContextExampleReads(t *testing.T) {
 	for _, line := range strings.SplitAfter(block, "\n") {
 		example.WriteString(strings.TrimPrefix(line, "  "))
 	}
-	in := example.String() + "---\n" + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: nginx:1.27}, {name: b, image: redis:7}]}\n"
+	in := example.String() + "---\n" + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: nginx:1.27}, {name: b, image: redis:7}, {name: c, image: busybox}]}\n"
 	code, out, stderr := cli(t, in, "render", "-o", "table", "-")
 	require.Equal(t, exitOK, code, stderr)
-	assert.Empty(t, stderr)
+	assert.Equal(t, "warning: 1 containers rendered as user redis, from the RenderContext's imageUsers redis:* for every tag and digest of docker.io/library/redis (docker.io/library/redis:7)\n"+
+		"warning: 1 containers rendered as uid 65532, from the RenderContext's defaultImageUser for every image no --image-user or imageUsers names (docker.io/library/busybox:latest)\n", stderr)
 	assert.Regexp(t, `CONTAINER a .*\n +user +uid 101\n`, out)
 	assert.Regexp(t, `CONTAINER b .*\n +user +user redis\n`, out)
+	assert.Regexp(t, `CONTAINER c .*\n +user +uid 65532\n`, out)
+}
+
+// A pod's errors come in one run across the stages: here admission's missing PriorityClass and a
+// container's runAsNonRoot, each with its remedy, once.
+func TestEveryStageErrorOfAPodAtOnce(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: wc, namespace: argo}\nspec:\n  priorityClassName: workflow-controller\n" +
+		"  securityContext: {runAsNonRoot: true}\n  containers: [{name: a, image: app:1}, {name: b, image: app:1}]\n"
+	code, _, stderr := cli(t, in, "render", "-")
+	assert.Equal(t, exitError, code)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 1, stderr)
+	assert.True(t, strings.HasPrefix(lines[0], `podconfig render: stdin: document 1 (Pod wc): pod argo/wc: admission: pods "wc" is forbidden: no PriorityClass with name workflow-controller was found; container a: container has runAsNonRoot and image will run as root`), lines[0])
+	assert.Contains(t, lines[0], `; container b: container has runAsNonRoot`)
+	assert.Contains(t, lines[0], `; add the PriorityClass to the input, or give its value with --priority-class NAME=VALUE; the user of image "app:1"`)
+	assert.Equal(t, 1, strings.Count(lines[0], "is not known offline"), "a remedy is given once")
+}
+
+func TestPriorityClassFlag(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: wc}\nspec:\n  priorityClassName: high\n  containers: [{name: a, image: app:1}]\n"
+	t.Run("gives admission the PriorityClass the input lacks", func(t *testing.T) {
+		code, _, stderr := cli(t, in, "render", "--image-user", "app:1=1000", "-")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, stderr, "no PriorityClass with name high was found")
+		code, _, stderr = cli(t, in, "render", "--image-user", "app:1=1000", "--priority-class", "high=1000", "-")
+		assert.Equal(t, exitOK, code, stderr)
+	})
+	for _, tc := range []struct{ name, value, want string }{
+		{"a value that is no integer is a usage error", "high=much", `--priority-class "high=much": want NAME=VALUE, VALUE an integer`},
+		{"a name that is no DNS subdomain is a usage error", "High=1", `--priority-class "High=1": the name a lowercase RFC 1123 subdomain`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := cli(t, in, "render", "--priority-class", tc.value, "-")
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, stderr, tc.want)
+		})
+	}
 }

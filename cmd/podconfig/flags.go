@@ -9,9 +9,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/podconfig/podconfig/blockdev"
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/features"
+	"github.com/podconfig/podconfig/images"
 	"github.com/podconfig/podconfig/manifest"
 )
 
@@ -21,6 +29,7 @@ type renderConfig struct {
 	fileFlags     fileFlag
 	recursive     bool
 	imageUsers    imageUserFlag
+	defaultUser   defaultImageUserFlag
 	output        string
 	outputDir     string
 	replicas      int
@@ -28,6 +37,16 @@ type renderConfig struct {
 	applyDefaults bool
 	admission     bool
 	validation    bool
+	// priorityClasses are --priority-class's, by name; priorityFlags the flag's values.
+	priorityClasses []*schedulingv1.PriorityClass
+	priorityFlags   listFlag
+	// hostsFile is --hosts-file, the node's /etc/hosts for host-network pods.
+	hostsFile string
+	// scheduledTime is --scheduled-time, a CronJob's Job's time; zero when not given.
+	scheduledTime time.Time
+	// devices are --device's: per extended resource, the devices its plugin gives a container.
+	devices       map[v1.ResourceName][]blockdev.DeviceInfo
+	deviceFlags   listFlag
 	allowMissing  bool
 	showSecrets   bool
 	container     string
@@ -51,16 +70,21 @@ func newRenderFlags() (*renderConfig, *flag.FlagSet) {
 	fs.BoolVar(&cfg.recursive, "recursive", false, "the same as -R")
 	fs.StringVar(&cfg.output, "o", "json", "output format: json, yaml, table or crictl (files for crictl runp and create, written below --output-directory)")
 	fs.StringVar(&cfg.output, "output", "json", "output format: json, yaml, table or crictl (same as -o)")
-	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/)")
+	fs.StringVar(&cfg.outputDir, "output-directory", "", "with -o crictl: where to write, per pod, <namespace>_<name>/pod-config.json, container-<name>.json and README.md, and the host files they mount (below kubelet/ and pods/): /etc/hosts, termination-message files, and the emptyDir, configMap, secret, downwardAPI and projected volumes as kubelet sets them up (each file with its mode and owner, the ..data link; on disk, nothing mounted), a Secret's values and tokens only with --show-secrets, otherwise each as the text "+strconv.Quote(secretPlaceholderText)+" repeated and cut to its size; hostPath volumes are the host's, other volumes empty directories")
 	fs.IntVar(&cfg.replicas, "replicas", 1, "how many pods to render per workload, from the first (capped by the workload's own count)")
 	cfg.ordinal = -1
 	fs.Var(&ordinalFlag{&cfg.ordinal}, "ordinal", "render only this pod of each workload: a StatefulSet's ordinal, an Indexed Job's completion index, or the replica number (default: the first --replicas pods)")
 	fs.BoolVar(&cfg.applyDefaults, "apply-defaults", true, "apply the API server's defaults to each pod, as a cluster does before kubelet sees it")
 	fs.BoolVar(&cfg.admission, "admission", true, "apply what the API server's default admission plugins do to each pod (the service-account token volume, priority, LimitRange defaults, RuntimeClass overhead, default tolerations), reading the input's ServiceAccounts, PriorityClasses, LimitRanges and RuntimeClasses; false renders the spec as written")
 	fs.BoolVar(&cfg.validation, "validate", true, "refuse, with the API server's field paths and words, each workload and pod a cluster would refuse (kube-apiserver's validation, after defaults and admission; not with --apply-defaults=false, whose pods lack the defaults it checks)")
+	fs.Var(&cfg.priorityFlags, "priority-class", "a PriorityClass the cluster has, NAME=VALUE (repeatable, or comma-separated), as a PriorityClass document in the input would give it; system-node-critical and system-cluster-critical are built in")
+	fs.StringVar(&cfg.hostsFile, "hosts-file", "", "the node's /etc/hosts, which kubelet copies into host-network pods (default: one line, 127.0.0.1 localhost, with a warning)")
+	fs.Var(timeFlag{&cfg.scheduledTime}, "scheduled-time", "the time a CronJob's Job is scheduled for (RFC 3339), which names the Job and its pods (default: the RenderContext's scheduledTime, else the epoch, with a warning)")
+	fs.Var(&cfg.deviceFlags, "device", "a device an extended resource's device plugin gives each container that requests it, RESOURCE=HOSTPATH[:CONTAINERPATH[:PERMISSIONS]] (repeatable; PERMISSIONS default mrw). Offline no plugin runs: a container that requests an extended resource without one gets no device, with a warning")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "print the content of Secret-backed volume files and service-account tokens, which are otherwise shown by size only (offline a token is a placeholder)")
 	fs.BoolVar(&cfg.allowMissing, "allow-missing", false, "instead of failing, with a warning: render ConfigMaps and Secrets that pods require (env or volumes) but the input lacks as visible placeholders (optional references to them are left out, as kubelet skips them), give block devices (volumeDevices) a placeholder device, and take a missing RuntimeClass as one with no settings")
-	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). Offline an image's USER is unknown: an image not given runs as uid 0, with a warning")
+	fs.Var(&cfg.imageUsers, "image-user", "the user an image runs as, IMAGE=UID[:GID] or IMAGE=NAME, repeatable (as a RenderContext's imageUsers; this wins). IMAGE is a reference or NAME:* for every tag and digest of a repository (matching: see above). Offline an image's USER is unknown: an image no rule names runs as uid 0, with a warning")
+	fs.Var(&cfg.defaultUser, "default-image-user", "the user, UID[:GID] or NAME, of every image no --image-user or imageUsers names (as a RenderContext's defaultImageUser; this wins), with one warning naming them")
 	fs.StringVar(&cfg.container, "container", "", "render only the container (init, app or ephemeral) of this name")
 	fs.Var(&cfg.podIPs, "pod-ip", "the pods' IPs, comma-separated or repeated (default: the RenderContext's podIPs, else the pod's status.podIPs, else 10.244.0.10, .11, ... per pod; none for host-network pods, which get the node's IPs)")
 	fs.Var(&cfg.nodeIPs, "node-ip", "kubelet's --node-ip, comma-separated or repeated (default: the Node's InternalIPs, else 10.0.0.1)")
@@ -95,16 +119,21 @@ with the --node-ip addresses (a live pod's status.hostIPs), 4 CPUs and 16Gi of m
 allocatable).
 
 A RenderContext gives what a node knows and a manifest cannot (any apiVersion; every field is
-optional; --pod-ip and --image-user win over it):
+optional; --pod-ip, --image-user and --default-image-user win over it):
 
   kind: RenderContext
   podIPs: [10.1.0.5]                # every pod's IPs
   imageUsers:                       # the user each image runs as (default: uid 0, with a warning)
-    nginx:1.27: 101                 # a uid
+    nginx:1.27: 101                 # a uid; nginx:1.27 is docker.io/library/nginx:1.27
     registry.example/app:2: "1000:1000"
-    redis:7: {username: redis}
+    redis:*: {username: redis}      # every tag and digest of docker.io/library/redis
+  defaultImageUser: 65532           # every other image's
   restartCount: 0                   # every container's
   scheduledTime: "2026-01-01T00:00:00Z"  # a CronJob's Job
+
+An image's user is that of its reference, normalised as kubelet and the runtime read it (nginx is
+docker.io/library/nginx:latest; with a digest, the digest whatever the tag), else of its
+repository (NAME:*), else the default; at each step the flags win over the RenderContext.
 
 Flags:
 `)
@@ -131,6 +160,9 @@ func (c *renderConfig) validate() error {
 		if c.outputDir == "" {
 			return usageError{"-o crictl writes files: name their directory with --output-directory"}
 		}
+		if !crictlSupported {
+			return usageError{"-o crictl writes a Linux node's host files: it runs on Linux only"}
+		}
 		// The configs name host paths below it: they must not depend on the working directory.
 		dir, err := filepath.Abs(c.outputDir)
 		if err != nil {
@@ -146,6 +178,38 @@ func (c *renderConfig) validate() error {
 	c.files = append(append([]string{}, c.fileFlags...), c.files...)
 	if len(c.files) == 0 {
 		return usageError{"no input: name files (or -f FILE), or - for standard input"}
+	}
+	for _, v := range c.deviceFlags {
+		res, spec, ok := strings.Cut(v, "=")
+		parts := strings.Split(spec, ":")
+		if !ok || res == "" || len(parts) > 3 || !path.IsAbs(parts[0]) {
+			return usageError{fmt.Sprintf("--device %q: want RESOURCE=HOSTPATH[:CONTAINERPATH[:PERMISSIONS]], HOSTPATH absolute", v)}
+		}
+		d := blockdev.DeviceInfo{PathOnHost: parts[0], PathInContainer: parts[0], Permissions: "mrw"}
+		if len(parts) > 1 && parts[1] != "" {
+			d.PathInContainer = parts[1]
+		}
+		if len(parts) > 2 {
+			d.Permissions = parts[2]
+		}
+		if !path.IsAbs(d.PathInContainer) || strings.Trim(d.Permissions, "rwm") != "" || d.Permissions == "" {
+			return usageError{fmt.Sprintf("--device %q: CONTAINERPATH must be absolute and PERMISSIONS of r, w and m", v)}
+		}
+		if c.devices == nil {
+			c.devices = map[v1.ResourceName][]blockdev.DeviceInfo{}
+		}
+		c.devices[v1.ResourceName(res)] = append(c.devices[v1.ResourceName(res)], d)
+	}
+	for _, v := range c.priorityFlags {
+		name, value, ok := strings.Cut(v, "=")
+		n, err := strconv.ParseInt(value, 10, 32)
+		if !ok || name == "" || err != nil {
+			return usageError{fmt.Sprintf("--priority-class %q: want NAME=VALUE, VALUE an integer", v)}
+		}
+		if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
+			return usageError{fmt.Sprintf("--priority-class %q: the name %s", v, strings.Join(errs, "; "))}
+		}
+		c.priorityClasses = append(c.priorityClasses, &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: int32(n)})
 	}
 	if c.replicas < 1 {
 		return usageError{fmt.Sprintf("--replicas %d: want 1 or more", c.replicas)}
@@ -193,25 +257,58 @@ func (o *ordinalFlag) Set(v string) error {
 	return nil
 }
 
-// listFlag is a comma-separated, repeatable list.
-// imageUserFlag collects --image-user IMAGE=USER.
-type imageUserFlag map[string]manifest.ImageUser
+// imageUserFlag collects --image-user IMAGE=USER, in order.
+type imageUserFlag []imageUserEntry
+
+// imageUserEntry is one --image-user: IMAGE as written and as a pattern, and the user.
+type imageUserEntry struct {
+	image   string
+	pattern images.Pattern
+	user    manifest.ImageUser
+}
 
 func (f *imageUserFlag) String() string { return fmt.Sprint(len(*f), " images") }
 
+// Set refuses an IMAGE that is no reference or NAME:*, and one that names the image of an
+// earlier --image-user with another user: one of them would be silently ignored.
 func (f *imageUserFlag) Set(v string) error {
 	image, user, ok := strings.Cut(v, "=")
 	if !ok || image == "" {
 		return fmt.Errorf("%q: want IMAGE=UID[:GID] or IMAGE=NAME", v)
 	}
+	p, err := images.ParsePattern(image)
+	if err != nil {
+		return err
+	}
 	u, err := manifest.ParseImageUser(user)
 	if err != nil {
 		return err
 	}
-	if *f == nil {
-		*f = imageUserFlag{}
+	for _, e := range *f {
+		if e.pattern.String() == p.String() && !e.user.Equal(u) {
+			return fmt.Errorf("%q and %q both name %s, with different users", e.image, image, p)
+		}
 	}
-	(*f)[image] = u
+	*f = append(*f, imageUserEntry{image: image, pattern: p, user: u})
+	return nil
+}
+
+// defaultImageUserFlag is --default-image-user USER.
+type defaultImageUserFlag struct{ user *manifest.ImageUser }
+
+func (f *defaultImageUserFlag) String() string {
+	if f == nil || f.user == nil {
+		return ""
+	}
+	return describeUser(*f.user)
+}
+
+func (f *defaultImageUserFlag) Set(v string) error {
+	u, err := manifest.ParseImageUser(v)
+	if err != nil {
+		return err
+	}
+	f.user = &u
 	return nil
 }
 
@@ -221,6 +318,7 @@ type fileFlag []string
 func (f *fileFlag) String() string     { return strings.Join(*f, " ") }
 func (f *fileFlag) Set(v string) error { *f = append(*f, v); return nil }
 
+// listFlag is a comma-separated, repeatable list.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
@@ -286,5 +384,24 @@ func (g *gatesFlag) Set(v string) error {
 		*field = b
 		g.set = append(g.set, kv)
 	}
+	return nil
+}
+
+// timeFlag is an RFC 3339 time.
+type timeFlag struct{ t *time.Time }
+
+func (f timeFlag) String() string {
+	if f.t == nil || f.t.IsZero() {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+
+func (f timeFlag) Set(v string) error {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return fmt.Errorf("want an RFC 3339 time, e.g. 2026-01-01T00:00:00Z: %v", err)
+	}
+	*f.t = t
 	return nil
 }

@@ -95,7 +95,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if out.Rendered > 0 || len(out.Failures) == 0 {
 		if cfg.output == "crictl" {
-			err = os.MkdirAll(cfg.outputDir, 0o755)
+			// Made (or checked) even when no pod was: the user asked for it.
+			var o *crictlOut
+			if o, err = openCrictlOut(cfg.outputDir); err == nil {
+				o.close()
+			}
 		} else {
 			err = pw.finish(out.Warnings)
 		}
@@ -144,6 +148,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // oneLine keeps an error on one line of standard error, with the control characters that
 // manifest strings may carry escaped, so that what a terminal shows is what the error says.
+// Line breaks between an error's lines become "; "; other spacing is kept, so that the API
+// server's texts read as the API server writes them.
 func oneLine(err error) string {
-	return terminal.Escape(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " "))
+	msg := strings.TrimSpace(err.Error())
+	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\n", "; ")
+	return terminal.Escape(msg)
 }

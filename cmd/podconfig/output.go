@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -314,14 +316,16 @@ func nonNil(s []string) []string {
 }
 
 // writeTable prints a summary of one pod and its containers for people; pods after the first
-// are set off by an empty line, which also ends tabwriter's columns, so each pod is its own table.
+// are set off by an empty line. The pod's and each container's header line holds no tab, so it
+// ends tabwriter's columns: the pod's rows and each container's are padded to their own widest
+// key, not to a header's name.
 func writeTable(w io.Writer, p *podResult, first bool) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	if !first {
 		fmt.Fprintln(tw)
 	}
 	sb := p.Sandbox
-	fmt.Fprintf(tw, "POD %s\t%s\n", terminal.Escape(p.Pod.Namespace+"/"+p.Pod.Name), terminal.Escape(p.Source))
+	fmt.Fprintf(tw, "POD %s  %s\n", terminal.Escape(p.Pod.Namespace+"/"+p.Pod.Name), terminal.Escape(p.Source))
 	row(tw, "qos", string(p.QOSClass))
 	row(tw, "hostname", orNone(sb.GetHostname()))
 	if d := sb.GetDnsConfig(); d != nil {
@@ -331,13 +335,23 @@ func writeTable(w io.Writer, p *podResult, first bool) error {
 	ns := sb.GetLinux().GetSecurityContext().GetNamespaceOptions()
 	row(tw, "namespaces", fmt.Sprintf("network %s, pid %s, ipc %s", ns.GetNetwork(), ns.GetPid(), ns.GetIpc()))
 	for _, m := range sb.GetPortMappings() {
-		row(tw, "port", fmt.Sprintf("%s %d -> host %s:%d", m.Protocol, m.ContainerPort, m.HostIp, m.HostPort))
+		row(tw, "port", portMapping(m))
 	}
 	writeVolumeFiles(tw, p.Volumes)
 	for _, c := range p.Items {
 		writeContainer(tw, p.Pod, c)
 	}
 	return tw.Flush()
+}
+
+// portMapping is a port as kubectl describe shows a container's: the protocol and container port,
+// and the host's address and port only when it maps one (hostPort), an IPv6 address in brackets.
+func portMapping(m *runtimeapi.PortMapping) string {
+	s := fmt.Sprintf("%s %d", m.GetProtocol(), m.GetContainerPort())
+	if m.GetHostPort() != 0 {
+		s += " -> host " + net.JoinHostPort(m.GetHostIp(), strconv.Itoa(int(m.GetHostPort())))
+	}
+	return s
 }
 
 // writeVolumeFiles prints one row per file of the pod's configMap, secret, downwardAPI and
@@ -359,7 +373,7 @@ func writeContainer(tw io.Writer, pod *v1.Pod, c containerResult) {
 	cfg := c.Config
 	sc := cfg.GetLinux().GetSecurityContext()
 	res := cfg.GetLinux().GetResources()
-	fmt.Fprintf(tw, "  CONTAINER %s\t%s\n", terminal.Escape(c.Name), terminal.Escape(c.Type+", image "+cfg.GetImage().GetUserSpecifiedImage()))
+	fmt.Fprintf(tw, "  CONTAINER %s  %s\n", terminal.Escape(c.Name), terminal.Escape(c.Type+", image "+cfg.GetImage().GetUserSpecifiedImage()))
 	user := "image's user"
 	switch {
 	case sc.GetRunAsUser() != nil:

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // placeholders serves, for --allow-missing, the ConfigMaps and Secrets a pod refers to that the
@@ -146,7 +146,7 @@ func (p *placeholders) eachContainer(f func(*v1.Container)) {
 // placeholderBlockDevices gives each volume a container uses as a block device (volumeDevices),
 // which offline has none, a placeholder device: kubelet's map path for it, present on the offline
 // node, with a warning.
-func placeholderBlockDevices(pod *v1.Pod, volumes mounts.VolumeMap, node *configgentest.Node, warn func(configgen.Warning)) {
+func placeholderBlockDevices(pod *v1.Pod, volumes mounts.VolumeMap, node *offline.Node, warn func(configgen.Warning)) {
 	root := node.Options.RootDir
 	if root == "" {
 		root = configgen.DefaultRootDir

@@ -22,13 +22,13 @@ import (
 
 	"github.com/podconfig/podconfig/admission"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
 	"github.com/podconfig/podconfig/validation"
-	"github.com/podconfig/podconfig/security/securitytest"
 )
 
 // result is what render leaves once every pod is written: what standard error says about them.
@@ -107,7 +107,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	for i := range inputs {
 		inputs[i].Reader = &templateSniffer{r: inputs[i].Reader}
 	}
-	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true}
+	opts := manifest.Options{Replicas: cfg.replicas, DefaultTemplates: cfg.applyDefaults, ContinueOnError: true, CheckWorkload: cfg.checkWorkload}
 	if cfg.ordinal >= 0 {
 		opts.Ordinal = &cfg.ordinal
 	}
@@ -124,11 +124,21 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 			return nil, fmt.Errorf("--resolv-conf: %w", err)
 		}
 	}
+	var hostsFile []byte
+	if cfg.hostsFile != "" {
+		if hostsFile, err = os.ReadFile(cfg.hostsFile); err != nil {
+			return nil, fmt.Errorf("--hosts-file: %w", err)
+		}
+	}
+	if !cfg.scheduledTime.IsZero() {
+		bundle.Context.ScheduledTime = cfg.scheduledTime // the flag wins over the RenderContext
+	}
+	var unknown unknowns
 	out := &result{Warnings: append(dirWarnings, bundle.Warnings...)}
 	for _, err := range bundle.Errors {
 		out.Failures = append(out.Failures, err.Error()+templateHint(err, inputs))
 	}
-	r := &renderer{cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
+	r := &renderer{hostsFile: hostsFile, lacks: &lacked{objects: map[string]int{}}, cfg: cfg, bundle: bundle, resolvConf: resolvConf, objects: objectsOf(bundle), store: &podObjects{next: stream}}
 	if cfg.container != "" && len(bundle.Errors) == 0 && !hasContainer(stream, cfg.container) {
 		// Known before any pod is written.
 		return nil, fmt.Errorf("--container %q: no pod in the input has a container of that name", cfg.container)
@@ -136,8 +146,7 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 	// The failures of making pods, then of duplicate pods, come first, as reading's errors.
 	var made, duplicates, failed []string
 	var resolvConfPods []string
-	rootImages := map[string]bool{}
-	rootContainers := 0
+	var imageUsers imageUserSummary
 	pods := 0
 	for p, err := range stream.Pods() {
 		if err != nil {
@@ -165,29 +174,53 @@ func render(cfg *renderConfig, stdin io.Reader, emit func(*podResult) error) (*r
 		if s := summaryOf(pr); len(s.Warnings) > 0 || len(s.Containers) > 0 {
 			out.Pods = append(out.Pods, s)
 		}
+		unknown.note(cfg, bundle, p.Kind, pr.Pod)
 		if r.assumesResolvConf(pr.Pod) {
 			resolvConfPods = append(resolvConfPods, pr.Pod.Namespace+"/"+pr.Pod.Name)
 		}
-		for _, image := range r.unknownImageUsers(pr) {
-			rootImages[image] = true
-			rootContainers++
-		}
+		imageUsers.add(r.imageUserUses(pr))
 	}
 	out.Failures = slices.Concat(out.Failures, made, duplicates, failed)
 	if w := assumedObjects(out.Pods); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
+	if w := lackedObjects(r.lacks); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if len(resolvConfPods) > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d pods take their DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), strings.Join(resolvConfPods, ", ")))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d %s DNS from the node's resolv.conf, which is not known offline (%s): rendered with a typical one, nameserver 10.0.0.2 and no search domains; give the node's with --resolv-conf FILE", len(resolvConfPods), plural(len(resolvConfPods), "pod takes its", "pods take their"), strings.Join(resolvConfPods, ", ")))
 	}
-	if rootContainers > 0 {
-		names := slices.Sorted(maps.Keys(rootImages))
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d containers rendered as uid 0: the user of their images is not known offline (%s); kubelet runs them as the image's USER: give it with --image-user IMAGE=UID[:GID] or a RenderContext's imageUsers", rootContainers, strings.Join(names, ", ")))
-	}
+	out.Warnings = append(out.Warnings, imageUsers.warnings()...)
+	out.Warnings = append(out.Warnings, unknown.warnings()...)
 	if pods == 0 && len(out.Failures) == 0 {
 		out.Warnings = append(out.Warnings, "the input holds no pod and no workload")
 	}
 	return out, nil
+}
+
+// lackedObjects is one warning counting the objects the input lacks that failed pods need, and
+// the pods that need each, so that many pods failing for one missing Secret read as one fix. Each
+// pod's failure names its own objects, so the warning is for an object two pods or more lack.
+func lackedObjects(lacks *lacked) string {
+	if !slices.ContainsFunc(slices.Collect(maps.Values(lacks.objects)), func(n int) bool { return n > 1 }) {
+		return ""
+	}
+	var parts []string
+	for _, obj := range slices.Sorted(maps.Keys(lacks.objects)) {
+		n := lacks.objects[obj]
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", obj, n, plural(n, "pod", "pods")))
+	}
+	n := len(lacks.objects)
+	return fmt.Sprintf("%d pods failed for %d %s the input lacks: %s; add %s to the input, or render with --allow-missing for placeholders",
+		lacks.pods, n, plural(n, "object", "objects"), strings.Join(parts, ", "), plural(n, "it", "them"))
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // reasonAssumedObject is the warning reason of a ServiceAccount or RuntimeClass admission took
@@ -233,50 +266,6 @@ func (r *renderer) assumesResolvConf(pod *v1.Pod) bool {
 	return r.cfg.resolvConf == "" && (spec.DNSPolicy == v1.DNSDefault || (spec.HostNetwork && spec.DNSPolicy != v1.DNSClusterFirstWithHostNet && spec.DNSPolicy != v1.DNSNone))
 }
 
-// imageUsers are the RenderContext's image users with --image-user's over them.
-func (r *renderer) imageUsers() map[string]manifest.ImageUser {
-	if len(r.cfg.imageUsers) == 0 {
-		return r.bundle.Context.ImageUsers
-	}
-	users := map[string]manifest.ImageUser{}
-	for image, u := range r.bundle.Context.ImageUsers {
-		users[image] = u
-	}
-	for image, u := range r.cfg.imageUsers {
-		users[image] = u
-	}
-	return users
-}
-
-// unknownImageUsers are the images of p's containers rendered as root only because their image's
-// user is not known offline (no runAsUser of their own or of the pod), one per container: one
-// warning names them all.
-func (r *renderer) unknownImageUsers(p *podResult) []string {
-	known := r.imageUsers()
-	// The pod's containers by name, found once: a lookup per item would make a pod's cost
-	// quadratic in its containers.
-	entries := containersOf(p.Pod)
-	byName := make(map[string]*v1.Container, len(entries))
-	for i := range entries {
-		byName[entries[i].c.Name] = &entries[i].c
-	}
-	var images []string
-	for _, item := range p.Items {
-		c := byName[item.Name]
-		if c == nil || known[c.Image] != (manifest.ImageUser{}) {
-			continue
-		}
-		if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil {
-			continue
-		}
-		if sc := p.Pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
-			continue
-		}
-		images = append(images, c.Image)
-	}
-	return images
-}
-
 // hasContainer tells whether a pod of the stream has a container of that name. A workload that
 // fails, or a pod that repeats another, counts as having it: the render reports those instead.
 func hasContainer(stream *manifest.Stream, name string) bool {
@@ -295,18 +284,26 @@ func hasContainer(stream *manifest.Stream, name string) bool {
 
 // renderer renders the pods of one bundle.
 type renderer struct {
+	// hostsFile is --hosts-file's content, nil without it.
+	hostsFile []byte
+	// lacks counts the objects the input lacks that pods need.
+	lacks      *lacked
 	cfg        *renderConfig
 	bundle     *manifest.Bundle
 	resolvConf []byte
 	// objects are the input's objects every offline node serves, one store for them all: its
 	// Services and Node (objectsOf).
-	objects *configgentest.Objects
+	objects *offline.Objects
 	// store serves the input's ConfigMaps and Secrets, which objects leaves out; nil means objects
 	// holds them.
 	store *podObjects
 	// nodes are the offline nodes built so far, by the name and IPs pods give them, at most
 	// maxOfflineNodes.
 	nodes map[string]*offlineNode
+	// users are the image-user rules (imageUsers).
+	users *imageUserRules
+	// admission are the input's objects prepared for admitting its pods, once the first is.
+	admission *admission.Prepared
 	// warn takes the warnings of the pod being rendered.
 	warn func(*v1.Container, configgen.Warning)
 	// rendered is the pod rendered last and its node, until forgetPod.
@@ -317,7 +314,7 @@ type renderer struct {
 }
 
 // forgetPod removes what the offline node holds for the pod rendered last (its directories and
-// files, the host paths and subPath binds below them, the calls recorded), once it is written:
+// files, the host paths, block devices and subPath binds below them), once it is written:
 // the pods of an input never see each other's directories, so what a node holds stays that of one
 // pod, however many the input has.
 func (r *renderer) forgetPod() {
@@ -331,8 +328,6 @@ func (r *renderer) forgetPod() {
 	}
 	// A pod whose name or UID is not a path element made no directory, and has nothing to remove.
 	_ = on.node.RemovePod(pod)
-	on.node.HostUtils.ResetCalls()
-	on.node.Subpather.ResetCalls()
 }
 
 // objectStore serves ConfigMaps and Secrets.
@@ -422,7 +417,7 @@ func (d *decodedObjects[T]) forget() {
 
 // objectsOf is the store of what the offline nodes serve: the input's ConfigMaps, Secrets,
 // Services and Node, and the kubernetes Service every cluster has, unless the input has its own.
-func objectsOf(b *manifest.Bundle) *configgentest.Objects {
+func objectsOf(b *manifest.Bundle) *offline.Objects {
 	var objs []interface{}
 	hasKubernetes := false
 	for _, o := range b.ConfigMaps {
@@ -447,7 +442,7 @@ func objectsOf(b *manifest.Bundle) *configgentest.Objects {
 	if b.Node != nil {
 		objs = append(objs, b.Node)
 	}
-	return configgentest.NewObjects(objs...)
+	return offline.NewObjects(objs...)
 }
 
 // assumedNode is the Node served when the input has none: named as the pod is bound (manifest
@@ -498,7 +493,7 @@ func withNamespace(obj interface{}, meta *metav1.ObjectMeta) interface{} {
 // Generator keeps what it learns of them (a namespace's service variables) from one pod to the
 // next, as a node does.
 type offlineNode struct {
-	node *configgentest.Node
+	node *offline.Node
 	gen  *configgen.Generator
 	// store serves the input's ConfigMaps and Secrets.
 	store objectStore
@@ -523,7 +518,7 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 	// memory per pod.
 	nodeObjects := r.objects
 	if r.bundle.Node == nil {
-		nodeObjects = configgentest.NewObjects(assumedNode(pod.Spec.NodeName, nodeIPs))
+		nodeObjects = offline.NewObjects(assumedNode(pod.Spec.NodeName, nodeIPs))
 	}
 	on := &offlineNode{node: r.newNode(nodeObjects, nodeIPs)}
 	on.store = r.objects
@@ -555,12 +550,10 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 const maxOfflineNodes = 64
 
 // newNode builds an offline node from the flags, serving objects.
-func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *configgentest.Node {
-	node := configgentest.NewNode()
+func (r *renderer) newNode(objects *offline.Objects, nodeIPs []net.IP) *offline.Node {
+	node := offline.NewNode()
 	node.Objects = objects
-	for image, u := range r.imageUsers() {
-		node.ImageUsers[image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
-	}
+	node.Options.ImageUsers = r.imageUsers()
 	o := &node.Options
 	o.NodeIPs = nodeIPs
 	if len(r.cfg.clusterDNS) > 0 {
@@ -589,6 +582,10 @@ func (r *renderer) newNode(objects *configgentest.Objects, nodeIPs []net.IP) *co
 		}
 	}
 	o.OnWarning = func(_ *v1.Pod, c *v1.Container, w configgen.Warning) { r.warn(c, w) }
+	if r.hostsFile != nil {
+		o.NodeHosts = func() ([]byte, error) { return r.hostsFile, nil }
+	}
+	o.DeviceResources = r.cfg.deviceResources()
 	return node
 }
 
@@ -659,13 +656,19 @@ func (r *renderer) podIPs(i int, pod *v1.Pod) []string {
 func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	pod := p.Pod.DeepCopy()
 	out := &podResult{Source: p.Source, Pod: pod}
+	// A pod's errors are gathered across the stages, as far as each lets the next one run, so
+	// that one run names them all: admission, validation, then the sandbox, the volumes and every
+	// container.
+	errs := newPodErrors(pod, r.lacks)
 	if err := r.prepare(pod, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) }); err != nil {
-		return nil, admissionError(pod, err)
+		errs.add(fmt.Errorf("admission: %w", err), admissionHint(err), err, pod.Namespace)
 	}
 	if r.cfg.validation && r.cfg.applyDefaults {
-		// The API server validates a pod once defaulted and admitted; so does render.
+		// The API server validates a pod once defaulted and admitted; so does render. A pod it
+		// refuses reaches no node: nothing after this is checked.
 		if err := validation.ValidateObject(pod); err != nil {
-			return nil, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+			errs.add(err, "", nil, "")
+			return nil, errs.err()
 		}
 	}
 	warnings := map[string][]configgen.Warning{}
@@ -678,7 +681,8 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	}
 	on, err := r.node(pod)
 	if err != nil {
-		return nil, err
+		errs.add(err, "", nil, "")
+		return nil, errs.err()
 	}
 	r.rendered.pod, r.rendered.node = pod, on
 	if p := on.placeholders; p != nil {
@@ -687,9 +691,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	node, gen := on.node, on.gen
 	out.QOSClass = resources.ComputePodQOS(pod, r.cfg.featureGates.gates.PodLevelResources)
 	ctx := context.Background()
-	podName := "pod " + pod.Namespace + "/" + pod.Name
 	if out.Sandbox, err = gen.GeneratePodSandboxConfig(ctx, pod, 0); err != nil {
-		return nil, fmt.Errorf("%s: sandbox: %w", podName, err)
+		errs.add(fmt.Errorf("sandbox: %w", err), "", nil, "")
+		return nil, errs.err()
 	}
 	volumes := node.Volumes(pod)
 	if r.cfg.allowMissing {
@@ -699,19 +703,20 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 	if r.cfg.output == "crictl" {
 		// The runtime writes the containers' logs there; kubelet makes it before RunPodSandbox.
 		if _, err := gen.MakePodLogsDirectory(pod); err != nil {
-			return nil, fmt.Errorf("%s: %w", podName, err)
+			errs.add(err, "", nil, "")
+			return nil, errs.err()
 		}
-		out.crictl = &crictlPod{
-			files: node.Files, paths: node.HostUtils, binds: map[string]string{},
-			podDir: filepath.Join(node.Options.RootDir, "pods", string(pod.UID)),
-		}
+		out.crictl = r.newCrictlPod(pod, on, volumes)
 	}
-	out.Volumes = r.renderVolumes(ctx, pod, on, func(w configgen.Warning) { out.Warnings = append(out.Warnings, w) })
+	out.Volumes = r.renderVolumes(ctx, pod, on, errs)
 	for _, e := range containersOf(pod) {
 		if r.cfg.container != "" && e.c.Name != r.cfg.container {
 			continue
 		}
 		c := e.c
+		if w := placeholderWarning(&c); w != nil {
+			warnings[c.Name] = append(warnings[c.Name], *w)
+		}
 		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 			Pod: pod, Container: &c, RestartCount: r.bundle.Context.RestartCount, PodIPs: podIPs,
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
@@ -721,16 +726,18 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 				// The library keeps kubelet's terse text (kubelet only logs the cause); say it here.
 				err = fmt.Errorf("%w: %v", err, cause)
 			}
-			if !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0 {
-				return nil, fmt.Errorf("%s, container %s: %w; offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", podName, c.Name, err)
+			cerr := fmt.Errorf("container %s: %w", terminal.Escape(c.Name), err)
+			switch _, rule := r.imageUsers().match(c.Image); {
+			case !r.cfg.allowMissing && errors.Is(err, mounts.ErrVolumeNotFound) && len(c.VolumeDevices) > 0:
+				errs.add(cerr, "offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", nil, "")
+			case !r.cfg.allowMissing && apierrors.IsNotFound(err):
+				errs.add(cerr, missingObjectHint, err, pod.Namespace)
+			case rule == nil && errors.Is(err, security.ErrRunAsNonRoot):
+				errs.add(cerr, unknownImageUserHint(c.Image), nil, "")
+			default:
+				errs.add(cerr, "", nil, "")
 			}
-			if !r.cfg.allowMissing && apierrors.IsNotFound(err) {
-				return nil, fmt.Errorf("%s, container %s: %w; add it to the input, or render with --allow-missing for a placeholder", podName, c.Name, err)
-			}
-			if _, known := r.imageUsers()[c.Image]; !known && errors.Is(err, security.ErrRunAsNonRoot) {
-				return nil, fmt.Errorf("%s, container %s: %w; the user of image %q is not known offline: give it with --image-user %s=UID or in a RenderContext's imageUsers", podName, c.Name, err, c.Image, c.Image)
-			}
-			return nil, fmt.Errorf("%s, container %s: %w", podName, c.Name, err)
+			continue
 		}
 		if out.crictl != nil {
 			for target, source := range node.Subpather.Binds() {
@@ -751,6 +758,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 			}
 		}
 		out.Items = append(out.Items, cr)
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -775,17 +785,19 @@ func envFileCause(err error) error {
 	return nil
 }
 
-// admissionError names the pod and says how to get past a refusal by admission.
-func admissionError(pod *v1.Pod, err error) error {
-	podName := "pod " + pod.Namespace + "/" + pod.Name
+// missingObjectHint is the remedy for a ConfigMap or Secret the input lacks.
+const missingObjectHint = "add it to the input, or render with --allow-missing for a placeholder"
+
+// admissionHint says how to get past a refusal by admission.
+func admissionHint(err error) string {
 	var refused *admission.ForbiddenError
 	switch {
 	case apierrors.IsNotFound(err):
-		return fmt.Errorf("%s: admission: %w; add it to the input, or render with --allow-missing to assume it with no settings", podName, err)
+		return "add it to the input, or render with --allow-missing to assume it with no settings"
 	case errors.As(err, &refused) && strings.Contains(refused.Err.Error(), "PriorityClass"):
-		return fmt.Errorf("%s: admission: %w; add the PriorityClass to the input", podName, err)
+		return "add the PriorityClass to the input, or give its value with --priority-class NAME=VALUE"
 	}
-	return fmt.Errorf("%s: admission: %w; render with --admission=false to see the pod as written", podName, err)
+	return "render with --admission=false to see the pod as written"
 }
 
 // containerEntry is a container in start order with its kind.

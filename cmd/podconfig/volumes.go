@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/internal/terminal"
 	"github.com/podconfig/podconfig/volumes"
 )
 
@@ -30,12 +33,11 @@ type jsonFile struct {
 }
 
 // renderVolumes builds the files of the pod's volumes as kubelet's plugins would write them. A
-// volume kubelet could not set up is a warning (the pod would not start), not a render error.
-func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, warn func(configgen.Warning)) []jsonVolume {
+// volume kubelet could not set up fails the pod (kubelet never starts it), added to errs; a
+// ConfigMap or Secret the input lacks is named with the remedy, as a missing env reference is.
+func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, errs *podErrors) []jsonVolume {
 	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
-	o := &on.node.Options
-	src := volumes.Sources{ConfigMaps: o.ConfigMaps, Secrets: o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{}}
-	src.ConfigMaps = rootCAFallback{objects: on.store, next: src.ConfigMaps}
+	src := r.volumeSources(on)
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
@@ -54,7 +56,12 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		}
 		payload, err := src.Payload(ctx, pod, vol)
 		if err != nil {
-			warn(configgen.Warning{Reason: "FailedMount", Message: err.Error()})
+			// The error names the volume and the pod, as kubelet's FailedMount event does.
+			hint := ""
+			if apierrors.IsNotFound(err) {
+				hint = missingObjectHint
+			}
+			errs.add(err, hint, err, pod.Namespace)
 			continue
 		}
 		hidden := r.secretPaths(ctx, src, pod, vol)
@@ -70,6 +77,17 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		out = append(out, jv)
 	}
 	return out
+}
+
+// volumeSources are what the files of the volumes of pods rendered on on are made of: the
+// Generator's own getters (the input's objects unless --allow-missing put placeholders), a
+// placeholder kube-root-ca.crt, the node, placeholder tokens.
+func (r *renderer) volumeSources(on *offlineNode) volumes.Sources {
+	o := &on.node.Options
+	return volumes.Sources{
+		ConfigMaps: rootCAFallback{objects: on.store, next: o.ConfigMaps},
+		Secrets:    o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{},
+	}
 }
 
 // secretPaths are the paths of vol that hold secret data or tokens: every file of a secret
@@ -124,4 +142,69 @@ func (f rootCAFallback) GetConfigMap(ctx context.Context, namespace, name string
 		return &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{"ca.crt": placeholderRootCA}}, nil
 	}
 	return cm, err
+}
+
+// podErrors are the errors of one pod in the order its stages found them, the remedies they
+// call for, and what they say the input lacks.
+type podErrors struct {
+	pod   *v1.Pod
+	list  []string
+	hints []string
+	// lacks counts what the input lacks (the renderer's count, shared by every pod); named
+	// records the objects this pod was counted for.
+	lacks *lacked
+	named map[string]bool
+}
+
+// lacked counts, per object the input lacks that a pod needs, the pods that need it, and the pods
+// that need any.
+type lacked struct {
+	objects map[string]int
+	pods    int
+}
+
+// newPodErrors returns the errors of pod, counting what it lacks in lacks.
+func newPodErrors(pod *v1.Pod, lacks *lacked) *podErrors {
+	return &podErrors{pod: pod, lacks: lacks}
+}
+
+// add records err, and hint, the remedy, once however many errors call for it. cause, when it is
+// an API NotFound error, names an object the input lacks, in namespace.
+func (e *podErrors) add(err error, hint string, cause error, namespace string) {
+	e.list = append(e.list, err.Error())
+	if hint != "" && !slices.Contains(e.hints, hint) {
+		e.hints = append(e.hints, hint)
+	}
+	var status apierrors.APIStatus
+	if cause == nil || !apierrors.IsNotFound(cause) || !errors.As(cause, &status) || status.Status().Details == nil || e.lacks == nil {
+		return
+	}
+	d := status.Status().Details
+	obj := d.Kind + " " + namespace + "/" + d.Name
+	if d.Kind == "priorityclasses" || d.Kind == "runtimeclasses" {
+		obj = d.Kind + " " + d.Name // cluster-scoped
+	}
+	if !e.named[obj] {
+		if e.named == nil {
+			e.named = map[string]bool{}
+			e.lacks.pods++
+		}
+		e.named[obj] = true
+		e.lacks.objects[obj]++
+	}
+}
+
+// err is the pod's errors as one line naming the pod once, then each error and each remedy, or
+// nil when there are none.
+func (e *podErrors) err() error {
+	if len(e.list) == 0 {
+		return nil
+	}
+	// Named as the pod is once its namespace is known (the render identity gives one).
+	name := "pod " + terminal.Escape(e.pod.Namespace+"/"+e.pod.Name)
+	sep := ": "
+	if strings.HasPrefix(e.list[0], "container ") {
+		sep = ", " // pod ns/name, container c: ..., as warnings name a container
+	}
+	return errors.New(name + sep + strings.Join(append(slices.Clone(e.list), e.hints...), "; "))
 }

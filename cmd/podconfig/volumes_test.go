@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,11 +132,7 @@ spec:
 		wantStderr: placeholderLine("ConfigMap", "cfg"),
 		want:       []jsonFile{file("l", "<missing ConfigMap shop/cfg key level>"), file("o", "<missing ConfigMap shop/cfg key other>")},
 	}, {
-		name:       "without --allow-missing a required missing object is a FailedMount warning",
-		spec:       "  volumes:\n  - name: v\n    configMap: {name: cfg, items: [{key: a, path: a}]}\n",
-		noFlag:     true,
-		wantStderr: `warning: pod shop/app: FailedMount: MountVolume.SetUp failed for volume "v" of pod shop/app: configmaps "cfg" not found` + "\n",
-	}, {
+
 		name:       "without --allow-missing an optional missing object is skipped",
 		spec:       "  volumes:\n  - name: v\n    secret: {secretName: creds, optional: true}\n",
 		noFlag:     true,
@@ -167,4 +164,30 @@ spec:
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// A volume's ConfigMap or Secret the input lacks fails the pod, as a missing env reference does:
+// kubelet never starts it. The error names the object and --allow-missing; several pods lacking
+// one object are counted in one warning.
+func TestRenderMissingVolumeObjectFailsThePod(t *testing.T) {
+	pod := func(name string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: shop}\nspec:\n  containers: [{name: c, image: busybox}]\n" +
+			"  volumes:\n  - name: v\n    configMap: {name: cfg, items: [{key: a, path: a}]}\n"
+	}
+	t.Run("one pod", func(t *testing.T) {
+		code, stdout, stderr := cli(t, pod("app"), "render", "--image-user", "busybox=1000", "-")
+		assert.Equal(t, exitError, code)
+		assert.Equal(t, `podconfig render: stdin: document 1 (Pod app): pod shop/app: MountVolume.SetUp failed for volume "v" of pod shop/app: configmaps "cfg" not found; add it to the input, or render with --allow-missing for a placeholder`+"\n", stderr)
+		assert.NotContains(t, stdout, `"containers"`)
+	})
+	t.Run("two pods lacking one object", func(t *testing.T) {
+		code, _, stderr := cli(t, pod("a")+"---\n"+pod("b"), "render", "--image-user", "busybox=1000", "-")
+		assert.Equal(t, exitError, code)
+		assert.True(t, strings.HasPrefix(stderr, "warning: 2 pods failed for 1 object the input lacks: configmaps shop/cfg (2 pods); add it to the input, or render with --allow-missing for placeholders\n"), stderr)
+		assert.Equal(t, 3, strings.Count(stderr, "\n"), stderr)
+	})
+	t.Run("with --allow-missing a placeholder is rendered", func(t *testing.T) {
+		code, _, stderr := cli(t, pod("app"), "render", "--image-user", "busybox=1000", "--allow-missing", "-")
+		assert.Equal(t, exitOK, code, stderr)
+	})
 }

@@ -2,153 +2,102 @@ package configgentest_test
 
 import (
 	"context"
-	"fmt"
+	"errors"
+	"io/fs"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/offline"
 )
 
-// The store must satisfy every getter a Generator takes.
-var (
-	_ configgen.ConfigMapGetter = (*configgentest.Objects)(nil)
-	_ configgen.SecretGetter    = (*configgentest.Objects)(nil)
-	_ configgen.ServiceLister   = (*configgentest.Objects)(nil)
-	_ configgen.NodeGetter      = (*configgentest.Objects)(nil)
-)
-
-func TestObjects(t *testing.T) {
-	ctx := context.Background()
-	meta := func(ns, name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: ns, Name: name} }
-	o := configgentest.NewObjects(
-		&v1.ConfigMap{ObjectMeta: meta("a", "cm")},
-		&v1.Secret{ObjectMeta: meta("a", "s")},
-		&v1.Service{ObjectMeta: meta("a", "zeta")}, &v1.Service{ObjectMeta: meta("a", "alpha")},
-		&v1.Service{ObjectMeta: meta("default", "kubernetes")},
-	)
-
-	t.Run("found objects are returned", func(t *testing.T) {
-		cm, err := o.GetConfigMap(ctx, "a", "cm")
-		require.NoError(t, err)
-		assert.Equal(t, "cm", cm.Name)
-		s, err := o.GetSecret(ctx, "a", "s")
-		require.NoError(t, err)
-		assert.Equal(t, "s", s.Name)
-	})
-	t.Run("missing objects are the API's NotFound, in the right namespace only", func(t *testing.T) {
-		_, err := o.GetConfigMap(ctx, "b", "cm")
-		assert.True(t, apierrors.IsNotFound(err))
-		assert.EqualError(t, err, `configmaps "cm" not found`)
-		_, err = o.GetSecret(ctx, "a", "nope")
-		assert.True(t, apierrors.IsNotFound(err))
-		assert.EqualError(t, err, `secrets "nope" not found`)
-	})
-	t.Run("services are listed per namespace, sorted by name", func(t *testing.T) {
-		svcs, err := o.ListServices(ctx, "a")
-		require.NoError(t, err)
-		require.Len(t, svcs, 2)
-		assert.Equal(t, []string{"alpha", "zeta"}, []string{svcs[0].Name, svcs[1].Name})
-		all, err := o.ListServices(ctx, "")
-		require.NoError(t, err)
-		assert.Len(t, all, 3)
-	})
-	t.Run("adding an object of the same name replaces it", func(t *testing.T) {
-		o.Add(&v1.Service{ObjectMeta: meta("a", "alpha"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.1"}})
-		svcs, err := o.ListServices(ctx, "a")
-		require.NoError(t, err)
-		require.Len(t, svcs, 2)
-		assert.Equal(t, "10.0.0.1", svcs[0].Spec.ClusterIP)
-	})
-	t.Run("services added in any order, replaced and listed in between, are listed sorted", func(t *testing.T) {
-		o := configgentest.NewObjects()
-		names := func(ns string) []string {
-			svcs, err := o.ListServices(ctx, ns)
-			require.NoError(t, err)
-			var out []string
-			for _, s := range svcs {
-				out = append(out, s.Name+"="+s.Spec.ClusterIP)
-			}
-			return out
-		}
-		for _, n := range []string{"c", "a", "d"} {
-			o.Add(&v1.Service{ObjectMeta: meta("x", n)})
-		}
-		o.Add(&v1.Service{ObjectMeta: meta("y", "b")})
-		assert.Equal(t, []string{"a=", "c=", "d="}, names("x"))
-		o.Add(&v1.Service{ObjectMeta: meta("x", "a"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.2"}})
-		o.Add(&v1.Service{ObjectMeta: meta("x", "b")})
-		o.Add(&v1.Service{ObjectMeta: meta("x", "d"), Spec: v1.ServiceSpec{ClusterIP: "10.0.0.4"}})
-		assert.Equal(t, []string{"a=10.0.0.2", "b=", "c=", "d=10.0.0.4"}, names("x"))
-		assert.Equal(t, []string{"a=10.0.0.2", "b=", "c=", "d=10.0.0.4", "b="}, names(""))
-		assert.Empty(t, names("none"))
-	})
-	t.Run("no node added: a node with no addresses", func(t *testing.T) {
-		n, err := o.GetNode(ctx)
-		require.NoError(t, err)
-		assert.Empty(t, n.Status.Addresses)
-	})
-}
-
-func TestNodeVolumes(t *testing.T) {
-	root := "/var/lib/kubelet/pods/u1/volumes/"
-	pod := &v1.Pod{
+// subPathPod has an emptyDir mounted by subPath and a block volume used as a device.
+func subPathPod() *v1.Pod {
+	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u1"},
-		Spec: v1.PodSpec{Volumes: []v1.Volume{
-			{Name: "e", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
-			{Name: "c", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{}}},
-			{Name: "s", VolumeSource: v1.VolumeSource{Secret: &v1.SecretVolumeSource{}}},
-			{Name: "d", VolumeSource: v1.VolumeSource{DownwardAPI: &v1.DownwardAPIVolumeSource{}}},
-			{Name: "pr", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{}}},
-			{Name: "h", VolumeSource: v1.VolumeSource{HostPath: &v1.HostPathVolumeSource{Path: "/srv/h"}}},
-			{Name: "pvc", VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: "claim", ReadOnly: true}}},
-			{Name: "rw", VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: "rw-claim"}}},
-			{Name: "img", VolumeSource: v1.VolumeSource{Image: &v1.ImageVolumeSource{Reference: "tools:1"}}},
-		}},
+		Spec: v1.PodSpec{
+			EnableServiceLinks: ptr.To(false),
+			Volumes: []v1.Volume{
+				{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}},
+			},
+			Containers: []v1.Container{{Name: "app", Image: "app:1", VolumeMounts: []v1.VolumeMount{
+				{Name: "data", MountPath: "/data", SubPath: "sub"},
+			}}},
+		},
 	}
-	node := configgentest.NewNode()
-	got := node.Volumes(pod)
-	assert.Equal(t, mounts.VolumeMap{
-		"e":  {HostPath: root + "kubernetes.io~empty-dir/e", SELinuxRelabel: true},
-		"c":  {HostPath: root + "kubernetes.io~configmap/c", ReadOnly: true, SELinuxRelabel: true},
-		"s":  {HostPath: root + "kubernetes.io~secret/s", ReadOnly: true, SELinuxRelabel: true},
-		"d":  {HostPath: root + "kubernetes.io~downward-api/d", ReadOnly: true, SELinuxRelabel: true},
-		"pr": {HostPath: root + "kubernetes.io~projected/pr", ReadOnly: true, SELinuxRelabel: true},
-		"h":  {HostPath: "/srv/h"},
-		// Kubelet's CSI mounter is unmanaged, so never relabelled, when read-only.
-		"pvc": {HostPath: root + "kubernetes.io~csi/claim/mount", ReadOnly: true, InnerVolumeName: "claim"},
-		"rw":  {HostPath: root + "kubernetes.io~csi/rw-claim/mount", SELinuxRelabel: true, InnerVolumeName: "rw-claim"},
-		"img": {Image: &runtimeapi.ImageSpec{Image: "tools:1", UserSpecifiedImage: "tools:1"}, ReadOnly: true},
-	}, got)
-	exists, err := node.HostUtils.PathExists(root + "kubernetes.io~empty-dir/e")
-	require.NoError(t, err)
-	assert.True(t, exists, "volume directories are known to HostUtils")
-	fi, err := node.Files.Stat(root + "kubernetes.io~secret/s")
-	require.NoError(t, err)
-	assert.True(t, fi.IsDir(), "and exist in Files")
 }
 
-// BenchmarkObjectsAddServices loads 20,000 Services of one namespace, as a manifest holds them,
-// and lists them once.
-func BenchmarkObjectsAddServices(b *testing.B) {
-	svcs := make([]*v1.Service, 20000)
-	for i := range svcs {
-		svcs[i] = &v1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("svc-%05d", len(svcs)-i)}}
+func TestNodeDoublesWrapTheOfflineNode(t *testing.T) {
+	ctx := context.Background()
+	render := func(node *configgentest.Node, pod *v1.Pod, volumes mounts.VolumeMap) error {
+		gen, err := node.Generator()
+		require.NoError(t, err)
+		_, err = gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "app:1", Volumes: volumes})
+		return err
 	}
-	for b.Loop() {
-		o := configgentest.NewObjects()
-		for _, s := range svcs {
-			o.Add(s)
+	const volumeDir = "/var/lib/kubelet/pods/u1/volumes/kubernetes.io~empty-dir/data"
+
+	t.Run("the Generator's host questions and binds go through the doubles to the offline node", func(t *testing.T) {
+		node := configgentest.NewNode()
+		pod := subPathPod()
+		volumes := node.Volumes(pod)
+		exists, err := node.HostUtils.PathExists(volumeDir)
+		require.NoError(t, err)
+		assert.True(t, exists, "a volume directory Volumes made is seen through the double")
+		node.HostUtils.ResetCalls()
+
+		require.NoError(t, render(node, pod, volumes))
+		assert.NotEmpty(t, node.HostUtils.Calls(), "the Generator's HostUtils calls are recorded")
+		var methods []string
+		for _, c := range node.Subpather.Calls() {
+			methods = append(methods, c.Method)
 		}
-		if _, err := o.ListServices(context.Background(), "default"); err != nil {
-			b.Fatal(err)
-		}
-	}
+		assert.Equal(t, []string{"SafeMakeDir", "PrepareSafeSubpath"}, methods)
+		binds := map[string]string{"/var/lib/kubelet/pods/u1/volume-subpaths/data/app/0": volumeDir + "/sub"}
+		assert.Equal(t, binds, node.Subpather.Binds())
+		assert.Equal(t, binds, node.Node.Subpather.Binds(), "the binds are the offline node's")
+
+		require.NoError(t, node.RemovePod(pod))
+		assert.Empty(t, node.Subpather.Binds(), "RemovePod forgets them, seen through the double too")
+	})
+	t.Run("an injected error reaches the Generator", func(t *testing.T) {
+		node := configgentest.NewNode()
+		pod := subPathPod()
+		node.Subpather.Funcs.PrepareSafeSubpath = func(mounts.Subpath) error { return fs.ErrPermission }
+		err := render(node, pod, node.Volumes(pod))
+		assert.ErrorIs(t, err, fs.ErrPermission)
+		assert.Empty(t, node.Subpather.Binds())
+	})
+	t.Run("a block device made to fail reaches the Generator", func(t *testing.T) {
+		node := configgentest.NewNode()
+		pod := subPathPod()
+		pod.Spec.Containers[0].VolumeMounts = nil
+		pod.Spec.Containers[0].VolumeDevices = []v1.VolumeDevice{{Name: "disk", DevicePath: "/dev/xvda"}}
+		const link = "/var/lib/kubelet/pods/u1/volumeDevices/kubernetes.io~csi/pv1"
+		node.BlockDevices.Add(link)
+		broken := errors.New("input/output error")
+		node.BlockDevices.Fail(link, broken)
+		err := render(node, pod, mounts.VolumeMap{"disk": {BlockDevicePath: link}})
+		assert.ErrorIs(t, err, broken)
+		exists, _ := node.Node.BlockDevices.IsSymlinkExist(link)
+		assert.True(t, exists, "the device added through the double is the offline node's")
+	})
+	t.Run("a backend in Options wins over the double", func(t *testing.T) {
+		node := configgentest.NewNode()
+		pod := subPathPod()
+		own := mountstest.WrapSubpather(offline.NewSubpather(node.Node.HostUtils))
+		node.Options.Subpather = own
+		require.NoError(t, render(node, pod, node.Volumes(pod)))
+		assert.Empty(t, node.Subpather.Calls())
+		assert.NotEmpty(t, own.Calls())
+		assert.Nil(t, node.Node.Options.HostUtils, "Generator leaves the node's Options as they were")
+	})
 }

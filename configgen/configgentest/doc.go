@@ -1,20 +1,24 @@
-// Package configgentest renders pods offline: a configgen.Generator with in-memory backends, an
-// in-memory API for ConfigMaps, Secrets, Services and the Node, and kubelet's volume paths, in the
-// spirit of net/http/httptest.
+// Package configgentest renders pods offline in tests, in the spirit of net/http/httptest: a
+// configgen.Generator on the offline node (package offline), whose host paths, subPath binds and
+// block devices are seen through test doubles that record every call and inject errors.
 //
 // One line gives a Generator for a typical node:
 //
 //	node := configgentest.NewNode(configMap, secret, service)
 //	gen, err := node.Generator()
 //
+// and a test injects a failure or checks what the Generator asked of the host:
+//
+//	node.Subpather.Funcs.PrepareSafeSubpath = func(mounts.Subpath) error { return fs.ErrPermission }
+//	node.HostUtils.Calls()
+//
+// Programs that render pods for their own sake (not in a test) use offline.Node directly: it
+// records no calls.
+//
 // # Current limitations
 //
-//   - Nothing touches the host: files live in Node.Files (a *hostfs.Memory), subPath binds are
-//     recorded by Node.Subpather, block-device symlinks are those in Node.BlockDevices.
-//   - Volumes knows the paths of the common in-tree volume types (emptyDir, configMap, secret,
-//     downwardAPI, projected, hostPath, persistentVolumeClaim as CSI, ephemeral, image); a
-//     persistentVolumeClaim's PV name is taken to be the claim name.
-//   - Images not listed in Node.ImageUsers run as root, as an image that names no user does.
-//   - The node's facts are fixed (see NewNode), not read from the machine.
-//   - Objects is a plain store: no watches, no resource versions, no namespaces' existence.
+// Those of the offline node (see package offline): nothing touches the host, the volume paths
+// are those of the common in-tree types, unlisted images run as root, the node's facts are
+// fixed, and Objects is a plain store. The doubles inject errors per method (mountstest) or per
+// path (blockdevtest), not per call.
 package configgentest

@@ -10,7 +10,7 @@ import (
 
 	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/configgen/configgentest"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // A unit test of a pod spec: does the container pass runAsNonRoot with the image it uses?
@@ -28,7 +28,7 @@ func ExampleNewNode() {
 	_, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
 	fmt.Println(err)
 
-	node.ImageUsers["web:1"] = securitytest.ImageUser{UID: ptr.To[int64](1000)}
+	node.ImageUsers["web:1"] = security.ImageUser{UID: ptr.To[int64](1000)}
 	gen, _ = node.Generator()
 	cfg, err := gen.GenerateContainerConfig(context.Background(), configgen.ContainerRequest{Pod: pod, Container: &pod.Spec.Containers[0], ImageRef: "web:1", Volumes: node.Volumes(pod)})
 	fmt.Println(err, cfg.Linux.SecurityContext.RunAsUser.Value)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/podconfig/podconfig/offline"
 )
 
 // MountedVolume is one pod volume as the node mounted it, given to both sides.
@@ -27,7 +29,6 @@ type MountedVolume struct {
 // pod's order, without those listed in Missing.
 func (s *Scenario) MountedVolumes(root string) []MountedVolume {
 	pod := s.Pod
-	podVolumes := filepath.Join(root, "pods", string(pod.UID), "volumes")
 	missing := map[string]bool{}
 	for _, m := range s.Missing {
 		missing[m] = true
@@ -37,37 +38,11 @@ func (s *Scenario) MountedVolumes(root string) []MountedVolume {
 		if missing[vol.Name] {
 			continue
 		}
-		v := MountedVolume{Name: vol.Name}
-		plugin := ""
-		switch src := vol.VolumeSource; {
-		case src.EmptyDir != nil:
-			plugin, v.SELinuxRelabel = "kubernetes.io~empty-dir", true
-		case src.ConfigMap != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~configmap", true, true
-		case src.Secret != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~secret", true, true
-		case src.DownwardAPI != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~downward-api", true, true
-		case src.Projected != nil:
-			plugin, v.ReadOnly, v.SELinuxRelabel = "kubernetes.io~projected", true, true
-		case src.HostPath != nil:
-			v.Path = src.HostPath.Path
-		case src.PersistentVolumeClaim != nil:
-			v.Path = filepath.Join(podVolumes, "kubernetes.io~csi", src.PersistentVolumeClaim.ClaimName, "mount")
-			v.InnerVolumeName = src.PersistentVolumeClaim.ClaimName
-			v.ReadOnly = src.PersistentVolumeClaim.ReadOnly
-			v.SELinuxRelabel = !v.ReadOnly
-		case src.Ephemeral != nil:
-			v.Path = filepath.Join(podVolumes, "kubernetes.io~csi", "pvc-"+pod.Name+"-"+vol.Name, "mount")
-			v.SELinuxRelabel = true
-		case src.Image != nil:
-			// Kubelet's image plugin reports its volumes read-only.
-			v.Image, v.ReadOnly = src.Image.Reference, true
-		default:
-			plugin = "kubernetes.io~other"
-		}
-		if plugin != "" {
-			v.Path = filepath.Join(podVolumes, plugin, vol.Name)
+		// Where and how the offline node takes kubelet to mount it, before the scenario's own word.
+		m := offline.MountedVolume(root, pod, &vol)
+		v := MountedVolume{Name: vol.Name, Path: m.HostPath, ReadOnly: m.ReadOnly, SELinuxRelabel: m.SELinuxRelabel, InnerVolumeName: m.InnerVolumeName}
+		if m.Image != nil {
+			v.Image = m.Image.Image
 		}
 		if o, ok := s.Volumes[vol.Name]; ok {
 			if o.HostPath != "" {

@@ -1,5 +1,6 @@
-// Package mountstest provides in-memory implementations of mounts.HostUtils and mounts.Subpather
-// for tests and offline rendering.
+// Package mountstest provides test doubles of mounts.HostUtils and mounts.Subpather: the offline
+// node's in-memory ones (offline.HostUtils and offline.Subpather) with every call recorded and
+// errors injected, for tests of code that takes the interfaces.
 //
 // Build them with NewHostUtils and NewSubpather; hand the HostUtils to the Subpather so the
 // directories SafeMakeDir creates are seen by PathExists:
@@ -8,11 +9,12 @@
 //	hu.AddPath("/var/lib/kubelet/pods/uid/volumes/kubernetes.io~empty-dir/data", 0o777)
 //	sp := mountstest.NewSubpather(hu)
 //
+// WrapHostUtils and WrapSubpather put the same recorders around an existing offline node's.
 // Both record every call (Calls) and take injected errors through a struct of optional
 // per-method funcs (Funcs), as controller-runtime's interceptor.Funcs does: a func that returns
 // an error makes the method fail with it and do nothing else.
 //
-// Current limitations:
+// Current limitations, those of the offline node's model:
 //   - Paths are strings: there are no symlinks, so nothing resolves or escapes through one, and
 //     the checks are lexical (filepath.Clean), not those of the Linux backend.
 //   - PathExists knows only paths added with AddPath or created by SafeMakeDir; a parent of a known

@@ -1,13 +1,11 @@
 package mountstest
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/offline"
 )
 
 var _ mounts.HostUtils = (*HostUtils)(nil)
@@ -36,77 +34,77 @@ type HostUtilsFuncs struct {
 	GetMode    func(path string) error
 }
 
-// HostUtils is an in-memory mounts.HostUtils: a set of paths with their modes. It is safe for
-// concurrent use. Set Funcs before first use.
+// HostUtils is an offline.HostUtils whose PathExists and GetMode calls are recorded (Calls) and
+// may be made to fail (Funcs). AddPath and RemovePaths change the paths it knows and are not
+// recorded. It is safe for concurrent use. Set Funcs before first use.
 type HostUtils struct {
 	// Funcs injects errors.
 	Funcs HostUtilsFuncs
 
 	mu    sync.Mutex
-	modes map[string]os.FileMode
+	host  *offline.HostUtils
 	calls []Call
 }
 
 // NewHostUtils returns a HostUtils that knows no paths.
 func NewHostUtils() *HostUtils {
-	return &HostUtils{modes: map[string]os.FileMode{}}
+	return WrapHostUtils(offline.NewHostUtils())
+}
+
+// WrapHostUtils returns a HostUtils over host: the paths are host's, shared with whatever else
+// uses it (an offline.Node's Volumes and Subpather).
+func WrapHostUtils(host *offline.HostUtils) *HostUtils {
+	return &HostUtils{host: host}
+}
+
+// paths is the offline.HostUtils the calls go to, made on first use of a zero HostUtils.
+func (h *HostUtils) paths() *offline.HostUtils {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.host == nil {
+		h.host = offline.NewHostUtils()
+	}
+	return h.host
+}
+
+// record appends c to the calls.
+func (h *HostUtils) record(c Call) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls = append(h.calls, c)
 }
 
 // AddPath records that path exists with mode.
 func (h *HostUtils) AddPath(path string, mode os.FileMode) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.modes == nil {
-		h.modes = map[string]os.FileMode{}
-	}
-	h.modes[filepath.Clean(path)] = mode
+	h.paths().AddPath(path, mode)
 }
 
 // RemovePaths forgets dir and every path below it, as removing the directory from the host
 // would.
 func (h *HostUtils) RemovePaths(dir string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	dir = filepath.Clean(dir)
-	for p := range h.modes {
-		if p == dir || strings.HasPrefix(p, dir+"/") || dir == "/" {
-			delete(h.modes, p)
-		}
-	}
+	h.paths().RemovePaths(dir)
 }
 
 // PathExists reports whether path was added or created.
 func (h *HostUtils) PathExists(path string) (bool, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.calls = append(h.calls, Call{Method: "PathExists", Path: path})
+	h.record(Call{Method: "PathExists", Path: path})
 	if f := h.Funcs.PathExists; f != nil {
 		if err := f(path); err != nil {
 			return false, err
 		}
 	}
-	if _, ok := h.modes[path]; ok {
-		return true, nil
-	}
-	_, ok := h.modes[filepath.Clean(path)]
-	return ok, nil
+	return h.paths().PathExists(path)
 }
 
 // GetMode returns the mode path was added with, or an error wrapping fs.ErrNotExist.
 func (h *HostUtils) GetMode(path string) (os.FileMode, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.calls = append(h.calls, Call{Method: "GetMode", Path: path})
+	h.record(Call{Method: "GetMode", Path: path})
 	if f := h.Funcs.GetMode; f != nil {
 		if err := f(path); err != nil {
 			return 0, err
 		}
 	}
-	mode, ok := h.modes[filepath.Clean(path)]
-	if !ok {
-		return 0, &fs.PathError{Op: "stat", Path: path, Err: fs.ErrNotExist}
-	}
-	return mode, nil
+	return h.paths().GetMode(path)
 }
 
 // ResetCalls forgets the calls recorded so far, so a long benchmark does not grow without bound.
@@ -121,15 +119,4 @@ func (h *HostUtils) Calls() []Call {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]Call(nil), h.calls...)
-}
-
-// has reports whether path is known, without recording a call.
-func (h *HostUtils) has(path string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.modes[path]; ok {
-		return true
-	}
-	_, ok := h.modes[filepath.Clean(path)]
-	return ok
 }

@@ -2,9 +2,12 @@ package securitytest
 
 import "github.com/podconfig/podconfig/security"
 
-// ImageUser is security.ImageUser, kept here for tests written against this package.
+// ImageUser is security.ImageUser.
+//
+// Deprecated: use security.ImageUser.
 type ImageUser = security.ImageUser
 
-// ImageUserMap is security.ImageUserMap, kept here for tests written against this package;
-// production code uses security.ImageUserMap.
+// ImageUserMap is security.ImageUserMap.
+//
+// Deprecated: use security.ImageUserMap.
 type ImageUserMap = security.ImageUserMap

@@ -87,6 +87,9 @@ type provider struct {
 	events  clientgo.Recorder
 	tokens  *volumes.TokenManager
 	volumes volumes.Sources
+	// serviceEnv keeps each namespace's service variables between pods, for as long as the
+	// provider runs; a result is the same as without it.
+	serviceEnv configgen.ServiceEnvCache
 }
 
 // run sets up a cluster in a fake clientset, starts the provider's informers, handles the pod
@@ -181,7 +184,7 @@ func (p *provider) createPod(ctx context.Context, pod *v1.Pod) (RemotePod, error
 	envs, warnings, err := configgen.MakePodEnvironmentVariables(ctx, configgen.PodEnvInput{
 		Pod: pod, ConfigMaps: p.sources.ConfigMaps, Secrets: p.sources.Secrets,
 		Services: p.sources.Services, Node: p.sources.Node,
-		UnknownIPs: configgen.UnknownIPsEmpty,
+		UnknownIPs: configgen.UnknownIPsEmpty, ServiceEnvCache: &p.serviceEnv,
 	})
 	p.events.Warnings(pod, warnings)
 	if err != nil {

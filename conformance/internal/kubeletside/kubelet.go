@@ -52,7 +52,7 @@ import (
 	"github.com/podconfig/podconfig/conformance/internal/result"
 	"github.com/podconfig/podconfig/conformance/scenario"
 	"github.com/podconfig/podconfig/mounts"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // pinMu serialises renders: feature gates and host facts are process-wide.
@@ -73,7 +73,7 @@ type Kubelet struct {
 	dirs    Dirs
 	kl      *kubelet.Kubelet
 	manager unsafe.Pointer
-	host    *mountstest.HostUtils
+	host    *offline.HostUtils
 	stop    chan struct{}
 	volumes []scenario.MountedVolume
 }
@@ -110,6 +110,13 @@ func (k *Kubelet) RenderAll(ctx context.Context, pod *v1.Pod) *result.Result {
 // Sandbox is kubelet's generatePodSandboxConfig.
 func (k *Kubelet) Sandbox(ctx context.Context, pod *v1.Pod) (*runtimeapi.PodSandboxConfig, error) {
 	return generatePodSandboxConfig(k.manager, ctx, pod, k.sc.Attempt)
+}
+
+// PodDataDirs is kubelet's makePodDataDirs, which syncPod calls before it creates the sandbox:
+// the pod's directory and its volumes and plugins directories, made when missing. podconfig's
+// GeneratePodSandboxConfig does the same (configgen.MakePodDataDirs).
+func (k *Kubelet) PodDataDirs(pod *v1.Pod) error {
+	return makePodDataDirs(k.kl, pod)
 }
 
 // Container is kubelet's generateContainerConfig.
@@ -222,7 +229,7 @@ func New(ctx context.Context, sc *scenario.Scenario, pod *v1.Pod, dirs Dirs) (*K
 	if err := os.MkdirAll(filepath.Join(dirs.Root, "pods", string(pod.UID)), 0o750); err != nil {
 		return nil, err
 	}
-	k.host = mountstest.NewHostUtils()
+	k.host = offline.NewHostUtils()
 	if err := makeBlockDevices(k.volumes); err != nil {
 		return nil, err
 	}
@@ -245,7 +252,7 @@ func New(ctx context.Context, sc *scenario.Scenario, pod *v1.Pod, dirs Dirs) (*K
 	set(kl, "recorder", record.NewFakeRecorder(100))
 	set(kl, "os", kubecontainer.RealOS{})
 	set(kl, "hostutil", hostUtils{host: k.host})
-	set(kl, "subpather", subpather{sp: mountstest.NewSubpather(k.host)})
+	set(kl, "subpather", subpather{sp: offline.NewSubpather(k.host)})
 	set(kl, "hostname", n.Name)
 	set(kl, "nodeName", types.NodeName(n.Name))
 	set(kl, "rootDirectory", dirs.Root)
@@ -388,7 +395,7 @@ func (l nodeLister) Get(name string) (*v1.Node, error) {
 // hostUtils is kubelet's HostUtils over the in-memory paths both sides share.
 type hostUtils struct {
 	hostutil.HostUtils
-	host *mountstest.HostUtils
+	host *offline.HostUtils
 }
 
 func (h hostUtils) PathExists(p string) (bool, error)     { return h.host.PathExists(p) }
@@ -397,7 +404,7 @@ func (h hostUtils) GetMode(p string) (os.FileMode, error) { return h.host.GetMod
 // subpather is kubelet's subpath.Interface over podconfig's in-memory model of the Linux backend:
 // the bind targets kubelet's backend uses, without mounting. subPath safety is the backend's, not
 // makeMounts', and is tested against the real backend in the core module.
-type subpather struct{ sp *mountstest.Subpather }
+type subpather struct{ sp *offline.Subpather }
 
 func (s subpather) CleanSubPaths(podDir, volumeName string) error {
 	return s.sp.CleanSubPaths(podDir, volumeName)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/kubernetes/pkg/kubelet"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 )
@@ -28,6 +29,9 @@ func generateContainerConfig(m unsafe.Pointer, ctx context.Context, container *v
 
 //go:linkname generatePodSandboxConfig k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).generatePodSandboxConfig
 func generatePodSandboxConfig(m unsafe.Pointer, ctx context.Context, pod *v1.Pod, attempt uint32) (*runtimeapi.PodSandboxConfig, error)
+
+//go:linkname makePodDataDirs k8s.io/kubernetes/pkg/kubelet.(*Kubelet).makePodDataDirs
+func makePodDataDirs(kl *kubelet.Kubelet, pod *v1.Pod) error
 
 //go:linkname newRuntimeState k8s.io/kubernetes/pkg/kubelet.newRuntimeState
 func newRuntimeState(runtimeSyncThreshold time.Duration) unsafe.Pointer

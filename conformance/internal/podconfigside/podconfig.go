@@ -1,6 +1,6 @@
 // Package podconfigside renders a scenario with podconfig, on the same node facts the kubelet
-// side is given, with podconfig's in-memory backends (New) or, for the production benchmark, its
-// real file backend (NewOnHost).
+// side is given, on the offline node's parts (package offline): its files in memory (New) or,
+// for the production benchmark, on the real file backend (NewOnHost).
 package podconfigside
 
 import (
@@ -13,18 +13,16 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/blockdev"
-	"github.com/podconfig/podconfig/blockdev/blockdevtest"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/conformance/internal/kubeletside"
 	"github.com/podconfig/podconfig/conformance/internal/result"
 	"github.com/podconfig/podconfig/conformance/scenario"
 	"github.com/podconfig/podconfig/features"
 	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/mounts"
-	"github.com/podconfig/podconfig/mounts/mountstest"
+	"github.com/podconfig/podconfig/offline"
 	"github.com/podconfig/podconfig/resources"
-	"github.com/podconfig/podconfig/security/securitytest"
+	"github.com/podconfig/podconfig/security"
 )
 
 // DefaultUserNamespaceID is the host id podconfig's mapper gives when the kubelet side allocated
@@ -43,15 +41,6 @@ type Node struct {
 	Volumes mounts.VolumeMap
 	sc      *scenario.Scenario
 	root    string
-	hu      *mountstest.HostUtils
-	sp      *mountstest.Subpather
-}
-
-// ResetCalls empties the call logs of the in-memory HostUtils and Subpather, so that a long
-// benchmark measures generation rather than the logs' growth.
-func (n *Node) ResetCalls() {
-	n.hu.ResetCalls()
-	n.sp.ResetCalls()
 }
 
 // New builds the Generator for sc under root and logs, its files in memory.
@@ -66,13 +55,19 @@ func NewOnHost(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHost
 	return newNode(sc, pod, root, logs, usernsHostID, hostfs.OS{}, nil)
 }
 
+// NewOnFiles is NewOnHost with files in place of hostfs.OS: the host's files seen through a
+// wrapper, such as hostfstest's Interceptor counting the calls a config makes.
+func NewOnFiles(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32, files configgen.HostFiles) (*Node, error) {
+	return newNode(sc, pod, root, logs, usernsHostID, files, nil)
+}
+
 func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID uint32, files configgen.HostFiles, termRand func() uint32) (*Node, error) {
 	n := sc.Node.WithDefaults()
 	objs, err := sc.Decoded()
 	if err != nil {
 		return nil, err
 	}
-	objects := configgentest.NewObjects()
+	objects := offline.NewObjects()
 	node := &v1.Node{}
 	node.Name = n.Name
 	node.Status.Allocatable = v1.ResourceList{
@@ -98,9 +93,9 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 	if err := files.MkdirAll(filepath.Join(root, "pods", string(pod.UID)), 0o750); err != nil {
 		return nil, err
 	}
-	hu := mountstest.NewHostUtils()
-	sp := mountstest.NewSubpather(hu)
-	blocks := blockdevtest.NewSymlinks()
+	hu := offline.NewHostUtils()
+	sp := offline.NewSubpather(hu)
+	blocks := offline.NewBlockDevices()
 	vols := sc.MountedVolumes(root)
 	vm := mounts.VolumeMap{}
 	for _, v := range vols {
@@ -135,13 +130,13 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 		hu.AddPath(p, 0o644)
 	}
 
-	users := securitytest.ImageUserMap{}
+	users := security.ImageUserMap{}
 	for _, c := range scenario.Containers(pod) {
 		u := sc.Images[c.Image]
-		users[c.Image] = securitytest.ImageUser{UID: u.UID, Username: u.Username}
+		users[c.Image] = security.ImageUser{UID: u.UID, Username: u.Username}
 		if u.UID == nil && u.Username == "" {
 			zero := int64(0)
-			users[c.Image] = securitytest.ImageUser{UID: &zero}
+			users[c.Image] = security.ImageUser{UID: &zero}
 		}
 	}
 
@@ -190,7 +185,7 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 	if usernsHostID == 0 {
 		usernsHostID = DefaultUserNamespaceID
 	}
-	userns := securitytest.FixedUserNamespaces(usernsHostID)
+	userns := offline.FixedUserNamespaces(usernsHostID)
 	userns.Handlers = usernsHandlers
 
 	var resolv []byte
@@ -223,7 +218,7 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 	opts.Security.SeccompProfileRoot = filepath.Join(root, "seccomp")
 	opts.Security.SeccompDefault = n.SeccompDefault
 	opts.Security.UserNamespaces = userns
-	opts.Security.RuntimeClasses = securitytest.RuntimeClasses(n.RuntimeClasses)
+	opts.Security.RuntimeClasses = offline.RuntimeClasses(n.RuntimeClasses)
 	opts.Security.DefaultPodSysctls = n.DefaultPodSysctls
 	if groups := n.ExtraSupplementalGroups; groups != nil {
 		opts.ExtraSupplementalGroups = func(*v1.Pod) []int64 { return groups }
@@ -237,7 +232,7 @@ func newNode(sc *scenario.Scenario, pod *v1.Pod, root, logs string, usernsHostID
 	if err != nil {
 		return nil, err
 	}
-	return &Node{Gen: gen, Files: files, Volumes: vm, sc: sc, root: root, hu: hu, sp: sp}, nil
+	return &Node{Gen: gen, Files: files, Volumes: vm, sc: sc, root: root}, nil
 }
 
 func deviceResources(d scenario.DeviceResources) *configgen.DeviceResources {

@@ -6,17 +6,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/kubernetes/pkg/kubelet/clustertrustbundle"
+	"k8s.io/kubernetes/pkg/kubelet/token"
 	"k8s.io/kubernetes/pkg/volume"
 	"k8s.io/kubernetes/pkg/volume/configmap"
 	"k8s.io/kubernetes/pkg/volume/downwardapi"
@@ -33,10 +37,27 @@ import (
 
 // Objects are the API objects a step of a scenario serves.
 type Objects struct {
-	ConfigMaps  []*v1.ConfigMap
-	Secrets     []*v1.Secret
-	Allocatable v1.ResourceList
+	ConfigMaps []*v1.ConfigMap
+	Secrets    []*v1.Secret
+	// TrustBundles are the cluster's ClusterTrustBundles; a step's change reaches kubelet's
+	// manager as its informer's events.
+	TrustBundles []*certificatesv1.ClusterTrustBundle
+	Allocatable  v1.ResourceList
 }
+
+// Step is what one set-up left: the volume's tree or the error, and the pod directory.
+type Step struct {
+	// Result is the volume's tree (see Tree), or "error: " and the error's text.
+	Result string
+	// PodDir is the tree of the pod's directory after the set-up: the volume directories, the
+	// ready markers, and whatever a failure left.
+	PodDir string
+}
+
+// Failed reports whether the set-up returned an error.
+func (s Step) Failed() bool { return strings.HasPrefix(s.Result, "error: ") }
+
+func (s Step) String() string { return s.Result + "\n-- pod directory --\n" + s.PodDir }
 
 // Token is the token both sides get for a request: it names what was asked.
 func Token(ns, sa string, tr *authenticationv1.TokenRequest) string {
@@ -63,6 +84,9 @@ func client(objs Objects) *fake.Clientset {
 			return false, nil, nil
 		}
 		tr := ca.GetObject().(*authenticationv1.TokenRequest).DeepCopy()
+		if err := validateTokenRequest(tr); err != nil {
+			return true, nil, err
+		}
 		sa := a.(k8stesting.CreateActionImpl).Name
 		tr.Status.Token = Token(a.GetNamespace(), sa, tr)
 		tr.Status.ExpirationTimestamp = metav1.Now()
@@ -71,11 +95,14 @@ func client(objs Objects) *fake.Clientset {
 	return cs
 }
 
-// kubeletHost is the fake kubelet volume host with the node's allocatable resources and the
-// real host utilities (for hostPath's type checks).
+// kubeletHost is the fake kubelet volume host with the node's allocatable resources, the real
+// host utilities (for hostPath's type checks), kubelet's token manager and its
+// ClusterTrustBundle manager.
 type kubeletHost struct {
 	hostIface
-	alloc v1.ResourceList
+	alloc   v1.ResourceList
+	tokens  *token.Manager
+	bundles clustertrustbundle.Manager
 }
 
 type hostIface interface {
@@ -86,48 +113,72 @@ type hostIface interface {
 func (h *kubeletHost) GetNodeAllocatable() (v1.ResourceList, error) { return h.alloc, nil }
 func (h *kubeletHost) GetHostUtil() hostutil.HostUtils              { return hostutil.NewHostUtil() }
 
+func (h *kubeletHost) GetServiceAccountTokenFunc() func(string, string, *authenticationv1.TokenRequest) (*authenticationv1.TokenRequest, error) {
+	return h.tokens.GetServiceAccountToken
+}
+
+func (h *kubeletHost) GetTrustAnchorsByName(ctx context.Context, name string, allowMissing bool) ([]byte, error) {
+	return h.bundles.GetTrustAnchorsByName(ctx, name, allowMissing)
+}
+
+func (h *kubeletHost) GetTrustAnchorsBySigner(ctx context.Context, signer string, sel *metav1.LabelSelector, allowMissing bool) ([]byte, error) {
+	return h.bundles.GetTrustAnchorsBySigner(ctx, signer, sel, allowMissing)
+}
+
 // Kubelet sets vol up with kubelet's plugins under root, with the objects of each step in turn,
-// and returns, per step, the tree or the error.
-func Kubelet(t *testing.T, root string, pod *v1.Pod, vol *v1.Volume, steps []Objects) []string {
-	var out []string
-	var mounter volume.Mounter
+// and returns what each step left. Each step has a new clientset and token manager (the fake
+// server's tokens expire at once, so kubelet's cache never serves one); the ClusterTrustBundle
+// manager lives across the steps, as kubelet's does.
+func Kubelet(t *testing.T, root string, pod *v1.Pod, vol *v1.Volume, steps []Objects) []Step {
+	var out []Step
+	bundles := newBundleStore()
+	ctbManager, err := bundles.kubeletManager()
+	if err != nil {
+		t.Fatal(err)
+	}
+	podDir := filepath.Join(root, "pods", string(pod.UID))
 	for _, objs := range steps {
-		cs := client(objs)
-		inner := volumetest.NewFakeKubeletVolumeHost(t, root, cs, emptydir.ProbeVolumePlugins())
-		h := &kubeletHost{hostIface: inner, alloc: objs.Allocatable}
-		mgr := &volume.VolumePluginMgr{}
-		var plugins []volume.VolumePlugin
-		plugins = append(plugins, configmap.ProbeVolumePlugins()...)
-		plugins = append(plugins, secret.ProbeVolumePlugins()...)
-		plugins = append(plugins, downwardapi.ProbeVolumePlugins()...)
-		plugins = append(plugins, projected.ProbeVolumePlugins()...)
-		plugins = append(plugins, emptydir.ProbeVolumePlugins()...)
-		plugins = append(plugins, hostpath.ProbeVolumePlugins(volume.VolumeConfig{})...)
-		if err := mgr.InitPlugins(plugins, nil, h); err != nil {
+		if err := bundles.apply(objs.TrustBundles); err != nil {
 			t.Fatal(err)
 		}
-		spec := volume.NewSpecFromVolume(vol.DeepCopy())
-		plug, err := mgr.FindPluginBySpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mounter, err = plug.NewMounter(spec, pod)
-		if err != nil {
-			out = append(out, "error: "+err.Error())
-			continue
-		}
-		var fsGroup *int64
-		if pod.Spec.SecurityContext != nil {
-			fsGroup = pod.Spec.SecurityContext.FSGroup
-		}
-		err = mounter.SetUp(volume.MounterArgs{FsGroup: fsGroup, FsUser: volumeutil.FsUserFrom(pod)})
-		if err != nil {
-			out = append(out, "error: "+strings.ReplaceAll(err.Error(), root, "ROOT"))
-			continue
-		}
-		out = append(out, Tree(mounter.GetPath(), root))
+		result := kubeletStep(t, root, pod, vol, objs, ctbManager)
+		out = append(out, Step{Result: result, PodDir: Tree(podDir, root)})
 	}
 	return out
+}
+
+func kubeletStep(t *testing.T, root string, pod *v1.Pod, vol *v1.Volume, objs Objects, ctb clustertrustbundle.Manager) string {
+	cs := client(objs)
+	inner := volumetest.NewFakeKubeletVolumeHost(t, root, cs, emptydir.ProbeVolumePlugins())
+	h := &kubeletHost{hostIface: inner, alloc: objs.Allocatable, tokens: token.NewManager(cs), bundles: ctb}
+	mgr := &volume.VolumePluginMgr{}
+	var plugins []volume.VolumePlugin
+	plugins = append(plugins, configmap.ProbeVolumePlugins()...)
+	plugins = append(plugins, secret.ProbeVolumePlugins()...)
+	plugins = append(plugins, downwardapi.ProbeVolumePlugins()...)
+	plugins = append(plugins, projected.ProbeVolumePlugins()...)
+	plugins = append(plugins, emptydir.ProbeVolumePlugins()...)
+	plugins = append(plugins, hostpath.ProbeVolumePlugins(volume.VolumeConfig{})...)
+	if err := mgr.InitPlugins(plugins, nil, h); err != nil {
+		t.Fatal(err)
+	}
+	spec := volume.NewSpecFromVolume(vol.DeepCopy())
+	plug, err := mgr.FindPluginBySpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mounter, err := plug.NewMounter(spec, pod)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var fsGroup *int64
+	if pod.Spec.SecurityContext != nil {
+		fsGroup = pod.Spec.SecurityContext.FSGroup
+	}
+	if err := mounter.SetUp(volume.MounterArgs{FsGroup: fsGroup, FsUser: volumeutil.FsUserFrom(pod)}); err != nil {
+		return "error: " + strings.ReplaceAll(err.Error(), root, "ROOT")
+	}
+	return Tree(mounter.GetPath(), root)
 }
 
 // noMountHost is the Linux Host without mounts, as kubelet's fake mounter.
@@ -144,26 +195,31 @@ func (n nodeGetter) GetNode(context.Context) (*v1.Node, error) {
 }
 
 // Podconfig sets vol up with volumes.Manager under root, step by step as Kubelet.
-func Podconfig(t *testing.T, root string, pod *v1.Pod, vol *v1.Volume, steps []Objects) []string {
-	var out []string
+func Podconfig(t *testing.T, root string, pod *v1.Pod, vol *v1.Volume, steps []Objects) []Step {
+	var out []Step
+	bundles := newBundleStore()
+	podDir := filepath.Join(root, "pods", string(pod.UID))
 	for _, objs := range steps {
+		if err := bundles.apply(objs.TrustBundles); err != nil {
+			t.Fatal(err)
+		}
 		cs := client(objs)
 		m := &volumes.Manager{RootDir: root, Host: noMountHost{volumes.NewLinuxHost()}, Sources: volumes.Sources{
 			ConfigMaps: configMaps{cs}, Secrets: secrets{cs}, Node: nodeGetter(objs.Allocatable),
-			Tokens: volumes.NewTokenManager(tokens{cs}, nil),
+			Tokens: volumes.NewTokenManager(tokens{cs}, nil), TrustBundles: trustBundles{bundles.lister()},
 		}}
+		result := ""
 		v, err := m.SetUp(context.Background(), pod, vol)
 		if err != nil {
-			var ve *volumes.VolumeError
 			msg := err.Error()
-			if e, ok := err.(*volumes.VolumeError); ok {
-				ve = e
+			if ve, ok := err.(*volumes.VolumeError); ok {
 				msg = ve.Err.Error()
 			}
-			out = append(out, "error: "+strings.ReplaceAll(msg, root, "ROOT"))
-			continue
+			result = "error: " + strings.ReplaceAll(msg, root, "ROOT")
+		} else {
+			result = Tree(v.HostPath, root)
 		}
-		out = append(out, Tree(v.HostPath, root))
+		out = append(out, Step{Result: result, PodDir: Tree(podDir, root)})
 	}
 	return out
 }
@@ -186,16 +242,15 @@ func (c tokens) RequestToken(ctx context.Context, ns, sa string, tr *authenticat
 	return c.cs.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, tr, metav1.CreateOptions{})
 }
 
-// Tree lists dir: one line per entry, "path type mode uid:gid [-> target | size:bytes]", the
-// timestamped directory named ..TS; root is replaced by ROOT in paths outside dir.
+// timestamped matches the atomic writer's timestamped directory names.
+var timestamped = regexp.MustCompile(`\.\.[0-9]{4}(_[0-9]{2}){5}\.[0-9]+`)
+
+// Tree lists dir: one line per entry, "path type mode uid:gid [-> target | bytes]", every
+// timestamped directory named ..TS and root replaced by ROOT in paths outside dir.
 func Tree(dir, root string) string {
 	var lines []string
-	ts, _ := os.Readlink(filepath.Join(dir, "..data"))
 	norm := func(s string) string {
-		if ts != "" {
-			s = strings.ReplaceAll(s, ts, "..TS")
-		}
-		return strings.ReplaceAll(s, root, "ROOT")
+		return strings.ReplaceAll(timestamped.ReplaceAllString(s, "..TS"), root, "ROOT")
 	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -13,15 +13,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
-	"google.golang.org/grpc"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/offline"
+	"github.com/podconfig/podconfig/podruntime/podruntimetest"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
@@ -83,15 +83,6 @@ func mountTable(t *testing.T, own string) []string {
 	return lines
 }
 
-// idleRuntime is a CRI runtime with no sandboxes and no containers.
-type idleRuntime struct {
-	runtimeapi.RuntimeServiceClient
-}
-
-func (idleRuntime) ListPodSandbox(context.Context, *runtimeapi.ListPodSandboxRequest, ...grpc.CallOption) (*runtimeapi.ListPodSandboxResponse, error) {
-	return &runtimeapi.ListPodSandboxResponse{}, nil
-}
-
 // busyMounter is a host whose process holds every mount: unmounting fails with EBUSY.
 type busyMounter struct{}
 
@@ -119,7 +110,8 @@ func TestAttackTeardownThroughSymlinkedRootKeepsHostFiles(t *testing.T) {
 	require.NoError(t, unix.Mount(host, target, "", unix.MS_BIND, ""))
 	t.Cleanup(func() { _ = unix.Unmount(target, unix.MNT_DETACH) })
 
-	r := &podRun{n: &Node{cfg: Config{Runtime: idleRuntime{}}, sub: subpath.New(subpath.WithMounter(busyMounter{}))}, pod: pod, podDir: podDir}
+	r := newPodRun(&Node{rt: testManager(t, &podruntimetest.Runtime{}), sub: subpath.New(subpath.WithMounter(busyMounter{}))}, pod)
+	r.podDir = podDir
 	err := r.teardown(context.Background())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "pod directory "+podDir+" kept")
@@ -199,13 +191,14 @@ func TestAttackSecretsNeverReachTheDisk(t *testing.T) {
 			{Name: "huge", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: resource.NewQuantity(1<<60, resource.BinarySI)}}},
 		}}}
 	applyDefaults(pod, "node") // as node.Load does: the API server's defaults (defaultMode)
-	cfg := Config{Runtime: idleRuntime{}, RootDir: root, Objects: configgentest.NewObjects(
+	cfg := Config{RootDir: root, Objects: offline.NewObjects(
 		&v1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "default"}, Data: map[string][]byte{"k": []byte("secret")}})}
 	node := configgen.NodeGetterFunc(func(context.Context) (*v1.Node, error) {
 		return &v1.Node{Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(allocatable, resource.BinarySI)}}}, nil
 	})
-	n := &Node{cfg: cfg, sub: subpath.New(), vols: newVolumeManager(cfg, node, volumes.PlaceholderTokens{})}
-	r := &podRun{n: n, pod: pod, podDir: filepath.Join(root, "pods", string(pod.UID))}
+	n := &Node{cfg: cfg, rt: testManager(t, &podruntimetest.Runtime{}), sub: subpath.New(), vols: newVolumeManager(cfg, node, volumes.PlaceholderTokens{})}
+	r := newPodRun(n, pod)
+	r.podDir = filepath.Join(root, "pods", string(pod.UID))
 	require.NoError(t, os.MkdirAll(filepath.Join(r.podDir, "volumes"), 0o750))
 	vm, err := r.setUpVolumes(context.Background())
 	require.NoError(t, err)

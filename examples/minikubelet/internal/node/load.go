@@ -3,10 +3,11 @@ package node
 import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/defaults"
 	"github.com/podconfig/podconfig/manifest"
+	"github.com/podconfig/podconfig/offline"
 )
 
 // Input is what a manifest gives a node: the pods to run and the objects they refer to.
@@ -14,7 +15,7 @@ type Input struct {
 	Pods []*v1.Pod
 	// Objects serves the input's ConfigMaps, Secrets and Services: the node has no API server,
 	// so the manifest is its whole truth, held in the in-memory store podconfig render uses too.
-	Objects *configgentest.Objects
+	Objects *offline.Objects
 	// Warnings name the documents that were skipped (kinds that make no pods) and why.
 	Warnings []string
 
@@ -25,17 +26,21 @@ type Input struct {
 // Load reads manifests with podconfig's manifest package: Pods, and the Pods that Deployments,
 // StatefulSets, DaemonSets, ReplicaSets, Jobs and CronJobs would create (opts.Replicas of each),
 // with the ConfigMaps, Secrets and Services they use. Workload templates get the API server's
-// defaults, as in a cluster. Two Pods with one UID, or one namespace and name, are refused
+// defaults, as in a cluster, and a workload the API server would refuse is refused with its
+// words. Two Pods with one UID, or one namespace and name, are refused
 // (manifest.CheckPods): on a node one pod's run would rewrite and then delete the other's.
 // Node and RenderContext documents, which describe a node to the offline renderer, are not
 // used: a Node runs on the facts of its own host.
 func Load(opts manifest.Options, inputs ...manifest.Input) (*Input, error) {
 	opts.DefaultTemplates = true
+	// What the API server refuses, the node refuses: each workload as `kubectl apply` would send
+	// it (each pod is validated when it is run).
+	opts.CheckWorkload = func(obj runtime.Object) error { return manifest.ValidateWorkload(obj) }
 	b, err := manifest.Read(opts, inputs...)
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Objects: configgentest.NewObjects(), Warnings: b.Warnings}
+	in := &Input{Objects: offline.NewObjects(), Warnings: b.Warnings}
 	for _, cm := range b.ConfigMaps {
 		in.volumeObjects = append(in.volumeObjects, inNamespace(cm))
 	}

@@ -22,11 +22,11 @@ import (
 
 	"github.com/podconfig/podconfig/backoff"
 	"github.com/podconfig/podconfig/configgen"
-	"github.com/podconfig/podconfig/configgen/configgentest"
 	"github.com/podconfig/podconfig/logs"
+	"github.com/podconfig/podconfig/offline"
+	"github.com/podconfig/podconfig/podruntime"
 	"github.com/podconfig/podconfig/resources"
 	"github.com/podconfig/podconfig/security"
-	"github.com/podconfig/podconfig/security/securitytest"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
@@ -65,7 +65,7 @@ type Config struct {
 	// Objects serves the ConfigMaps, Secrets and Services pods refer to; nil means none. The
 	// node has no API server: UpdateObjects changes objects and shows the change in running
 	// pods' volumes.
-	Objects *configgentest.Objects
+	Objects *offline.Objects
 	// Tokens requests the service-account tokens of projected serviceAccountToken sources
 	// (kube-api-access volumes) from an API server (e.g. clientgo.TokenRequester), through
 	// kubelet's token manager (volumes.TokenManager); nil means volumes.PlaceholderTokens, a
@@ -93,14 +93,13 @@ type Node struct {
 	cfg Config
 	gen *configgen.Generator
 	// userns hands out the host ids of pods with hostUsers: false.
-	userns *securitytest.UserNamespaces
+	userns *offline.UserNamespaces
 	sub    *subpath.Linux
 	// node serves the Node object to podconfig's environment code.
 	node configgen.NodeGetter
-	// crashLoop holds every container's restart back-off; clock is what it and the restarts
-	// are timed by.
-	crashLoop *backoff.CrashLoop
-	clock     clock.Clock
+	// rt runs the pods on the runtime as kubelet's runtime manager does; it holds every
+	// container's restart back-off.
+	rt *podruntime.Manager
 	// vols sets up and tears down the pods' volumes.
 	vols *volumes.Manager
 
@@ -130,7 +129,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, errors.New("node: Config.Runtime and Config.Images are required")
 	}
 	if cfg.Objects == nil {
-		cfg.Objects = configgentest.NewObjects()
+		cfg.Objects = offline.NewObjects()
 	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
@@ -144,7 +143,8 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	if cfg.PodLogsDir == "" {
 		cfg.PodLogsDir = logs.DefaultPodLogsDirectory
 	}
-	if _, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{}); err != nil {
+	version, err := cfg.Runtime.Version(ctx, &runtimeapi.VersionRequest{})
+	if err != nil {
 		return nil, fmt.Errorf("node: runtime version: %w", err)
 	}
 	// As kubelet does: the cgroup driver from RuntimeConfig when the runtime has it, and the
@@ -188,7 +188,7 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	// As kubelet's userns manager without a kubelet entry in /etc/subuid: 65536 host ids per pod
 	// from 65536 up, for at most 110 pods (its default --max-pods), where the runtime's handler
 	// supports user namespaces. The ranges are kept in memory only, not under the pod directory.
-	userns := securitytest.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
+	userns := offline.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
 	userns.Handlers = facts.UserNamespaceHandlers()
 	opts.Security.UserNamespaces = userns
 	gen, err := configgen.New(opts)
@@ -202,9 +202,17 @@ func New(ctx context.Context, cfg Config) (*Node, error) {
 	} else {
 		cfg.Logf("service-account tokens: placeholders no API server accepts (set Config.Tokens for real ones)")
 	}
-	return &Node{cfg: cfg, gen: gen, userns: userns, sub: subpath.New(), node: nodeGetter,
-		crashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk), clock: clk,
-		vols: newVolumeManager(cfg, nodeGetter, tokens)}, nil
+	n := &Node{cfg: cfg, gen: gen, userns: userns, sub: subpath.New(), node: nodeGetter,
+		vols: newVolumeManager(cfg, nodeGetter, tokens)}
+	n.rt, err = podruntime.New(ctx, podruntime.Options{
+		Runtime: cfg.Runtime, Images: cfg.Images, Generator: timedGenerator{gen, n}, RuntimeName: version.GetRuntimeName(),
+		NodeIPs: cfg.NodeIPs, RuntimeHandlers: facts.Handlers, CrashLoop: backoff.NewCrashLoop(cfg.RestartBackoff, cfg.MaxRestartBackoff, clk),
+		Clock: clk, Events: n.logEvent, OnWarning: func(pod *v1.Pod, msg string) { cfg.Logf("warning: pod %s/%s: %s", pod.Namespace, pod.Name, msg) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	return n, nil
 }
 
 // newVolumeManager is the volumes.Manager of a node: the pods' objects, the node's allocatable

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -12,23 +11,34 @@ import (
 	"google.golang.org/grpc/status"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
-	"github.com/podconfig/podconfig/backoff"
-	"github.com/podconfig/podconfig/configgen"
 	"github.com/podconfig/podconfig/mounts"
+	"github.com/podconfig/podconfig/podruntime"
 	"github.com/podconfig/podconfig/validation"
 )
 
 // teardownTimeout bounds the teardown that follows a pod's end or cancellation.
 const teardownTimeout = 2 * time.Minute
 
+// pollInterval is how often the node reads what the runtime holds of a running pod (kubelet's
+// PLEG relists every second).
+const pollInterval = 100 * time.Millisecond
+
+// resyncInterval is how long a pod in which nothing changed waits for its next sync (kubelet
+// resyncs every minute, and when a back-off ends).
+const resyncInterval = 10 * time.Second
+
 // RunPod runs the pod until it ends or ctx is done, then tears it down: containers, sandbox,
-// subPath mounts, volumes, and the pod's data and log directories. A pod ends when its regular
-// containers have exited and its restart policy restarts none of them; with restartPolicy Always
-// it runs until ctx is done, which is then no error. An init container that fails under
-// restartPolicy Never, and a container whose config podconfig refuses (kubelet's
-// CreateContainerConfigError), end the pod with an error. The status is returned also then.
+// subPath mounts, volumes, and the pod's data and log directories. Each pass reads what the
+// runtime holds of the pod (podruntime's GetPodStatus), generates its status as kubelet does,
+// and, when the pod's phase is not terminal, drives it one step with podruntime's SyncPod. A
+// pod ends when its phase is Succeeded or Failed; with restartPolicy Always it runs until ctx is
+// done, which is then no error. A failure SyncPod reports that kubelet would retry ends the pod
+// with an error here, since a manifest on a node without an API server never changes: a config
+// podconfig refuses (CreateContainerConfigError), an image that cannot be had (ErrImagePull,
+// ErrImageNeverPull), a sandbox that cannot be made (CreatePodSandboxError). Only the
+// back-offs (CrashLoopBackOff) are waited out. An init container that fails and is not restarted
+// ends the pod with an error too. The status is returned also then.
 func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	pod = pod.DeepCopy()
 	applyDefaults(pod, n.cfg.NodeName)
@@ -36,13 +46,16 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	if err := validation.ValidateObject(pod); err != nil {
 		return &PodStatus{UID: pod.UID}, err
 	}
+	if pod.Spec.RuntimeClassName != nil && *pod.Spec.RuntimeClassName != "" {
+		return &PodStatus{UID: pod.UID}, fmt.Errorf("pod %s/%s: runtimeClassName is not supported: minikubelet has no RuntimeClass objects", pod.Namespace, pod.Name)
+	}
 	release, err := n.claim(pod)
 	if err != nil {
 		// Nothing was made, and nothing of the running pod's may be torn down.
 		return &PodStatus{UID: pod.UID}, err
 	}
 	defer release()
-	r := &podRun{n: n, pod: pod, status: &PodStatus{UID: pod.UID}, start: time.Now()}
+	r := newPodRun(n, pod)
 	n.runningMu.Lock()
 	if n.runs == nil {
 		n.runs = map[types.UID]*podRun{}
@@ -54,12 +67,6 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 		delete(n.runs, pod.UID)
 		n.runningMu.Unlock()
 	}()
-	for _, c := range pod.Spec.InitContainers {
-		r.status.InitContainers = append(r.status.InitContainers, ContainerStatus{Name: c.Name})
-	}
-	for _, c := range pod.Spec.Containers {
-		r.status.Containers = append(r.status.Containers, ContainerStatus{Name: c.Name})
-	}
 	err = r.run(ctx)
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled) {
 		// The caller ended the pod, maybe while a runtime call was in flight.
@@ -69,11 +76,8 @@ func (n *Node) RunPod(ctx context.Context, pod *v1.Pod) (*PodStatus, error) {
 	defer cancel()
 	if terr := r.teardown(tctx); terr != nil {
 		err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
-	} else {
+	} else if n.userns != nil {
 		n.userns.Release(pod.UID)
-	}
-	for _, c := range append(slices.Clone(pod.Spec.InitContainers), pod.Spec.Containers...) {
-		n.crashLoop.Reset(backoff.GetBackoffKey(pod, &c))
 	}
 	return r.status, err
 }
@@ -102,7 +106,7 @@ func (n *Node) claim(pod *v1.Pod) (release func(), err error) {
 	}, nil
 }
 
-// podRun is one pod's run: what was made, so teardown can undo it.
+// podRun is one pod's run: what was made, so teardown can undo it, and what was seen of it.
 type podRun struct {
 	n      *Node
 	pod    *v1.Pod
@@ -117,19 +121,36 @@ type podRun struct {
 	volMu       sync.Mutex
 	setUp       []*v1.Volume
 	volumesDown bool
-	sandboxID   string
-	sandbox     *runtimeapi.PodSandboxConfig
-	podIPs      []string
-	started     bool // every regular container has started once: Timing is complete
 
+	// apiStatus is the pod's status as kubelet last generated it.
+	apiStatus *v1.PodStatus
+	// started says every regular container has started once: Timing is complete. genMu guards
+	// it and Timing.Generate, which the Generator's wrapper adds to.
+	genMu   sync.Mutex
+	started bool
+
+	// followers stream the containers' logs, by container ID, until they exit.
 	mu        sync.Mutex
-	created   []string // every container id, in creation order
-	followers []*follower
+	followers map[string]*follower
+}
+
+func newPodRun(n *Node, pod *v1.Pod) *podRun {
+	r := &podRun{n: n, pod: pod, status: &PodStatus{UID: pod.UID}, start: time.Now(), followers: map[string]*follower{}}
+	for _, c := range pod.Spec.InitContainers {
+		r.status.InitContainers = append(r.status.InitContainers, ContainerStatus{Name: c.Name})
+	}
+	for _, c := range pod.Spec.Containers {
+		r.status.Containers = append(r.status.Containers, ContainerStatus{Name: c.Name})
+	}
+	return r
 }
 
 func (r *podRun) name() string { return r.pod.Namespace + "/" + r.pod.Name }
 
+// generated adds time the Generator spent on the pod before it had started.
 func (r *podRun) generated(d time.Duration) {
+	r.genMu.Lock()
+	defer r.genMu.Unlock()
 	if !r.started {
 		r.status.Timing.Generate += d
 	}
@@ -146,89 +167,98 @@ func (r *podRun) run(ctx context.Context) error {
 	if r.volumes, err = r.setUpVolumes(ctx); err != nil {
 		return err
 	}
-	if err := r.runSandbox(ctx); err != nil {
-		return err
-	}
-
-	var sidecars []*entry
-	for i := range r.pod.Spec.InitContainers {
-		c := &r.pod.Spec.InitContainers[i]
-		e := &entry{c: c, status: &r.status.InitContainers[i]}
-		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			e.sidecar = true
-			if err := r.startAttempt(ctx, e); err != nil {
+	var (
+		lastSeen string
+		nextSync time.Time
+	)
+	for {
+		st, err := r.n.rt.GetPodStatus(ctx, r.pod.UID, r.pod.Name, r.pod.Namespace)
+		if err != nil {
+			return err
+		}
+		api := r.observe(st, false)
+		if api.Phase == v1.PodSucceeded || api.Phase == v1.PodFailed {
+			r.n.cfg.Logf("pod %s: %s", r.name(), api.Phase)
+			return initFailure(r.pod, api)
+		}
+		// As kubelet's pod worker: sync when the runtime's view of the pod changed (PLEG),
+		// when a back-off ends, and on the periodic resync.
+		if seen := signature(st); seen != lastSeen || !time.Now().Before(nextSync) {
+			lastSeen = seen
+			result := r.sync(ctx, st)
+			if err := r.fatal(result); err != nil {
 				return err
 			}
-			sidecars = append(sidecars, e)
-			continue
-		}
-		e.init = true
-		if err := r.startAttempt(ctx, e); err != nil {
-			return err
-		}
-		if err := r.supervise(ctx, append(sidecars, e), func() bool { return e.done }); err != nil {
-			return err
-		}
-		if last := e.status.Last(); last.ExitCode != 0 {
-			return fmt.Errorf("pod %s: init container %q failed with exit code %d (restartPolicy %s)", r.name(), c.Name, last.ExitCode, r.pod.Spec.RestartPolicy)
-		}
-	}
-
-	regular := make([]*entry, len(r.pod.Spec.Containers))
-	for i := range r.pod.Spec.Containers {
-		regular[i] = &entry{c: &r.pod.Spec.Containers[i], status: &r.status.Containers[i]}
-		if err := r.startAttempt(ctx, regular[i]); err != nil {
-			return err
-		}
-	}
-	r.started = true
-	r.status.Timing.Start = time.Since(r.start)
-	r.n.cfg.Logf("pod %s started in %v (podconfig %v)", r.name(), r.status.Timing.Start, r.status.Timing.Generate)
-	return r.supervise(ctx, append(sidecars, regular...), func() bool {
-		for _, e := range regular {
-			if !e.done {
-				return false
+			nextSync = time.Now().Add(resyncInterval)
+			if t, ok := result.MinBackoffExpiration(); ok && t.Before(nextSync) {
+				nextSync = t
 			}
 		}
-		return true
-	})
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pollInterval):
+		}
+	}
 }
 
-// runSandbox generates the sandbox's config, makes the pod's log directory and runs the sandbox,
-// as kubelet's createPodSandbox does. A sandbox whose RunPodSandbox failed may still
-// exist in the runtime: it is found by the pod's UID label and removed.
-func (r *podRun) runSandbox(ctx context.Context) error {
-	if r.pod.Spec.RuntimeClassName != nil && *r.pod.Spec.RuntimeClassName != "" {
-		return fmt.Errorf("pod %s: runtimeClassName is not supported: minikubelet has no RuntimeClass objects", r.name())
-	}
-	t := time.Now()
-	cfg, err := r.n.gen.GeneratePodSandboxConfig(ctx, r.pod, 0)
-	r.generated(time.Since(t))
-	if err != nil {
-		return err
-	}
-	r.sandbox = cfg
-	if _, err := r.n.gen.MakePodLogsDirectory(r.pod); err != nil {
-		return err
-	}
-	sctx, cancel := uncancelled(ctx)
+// sync runs one SyncPod pass. Its calls run to their end even when the pod is being stopped,
+// as kubelet's do, so that teardown finds containers and sandboxes in a state the runtime can
+// stop, not ones cut off half-way; runtimeCallTimeout bounds them.
+func (r *podRun) sync(ctx context.Context, st *podruntime.PodStatus) podruntime.PodSyncResult {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runtimeCallTimeout)
 	defer cancel()
-	resp, err := r.n.cfg.Runtime.RunPodSandbox(sctx, &runtimeapi.RunPodSandboxRequest{Config: cfg})
-	if err != nil {
-		return fmt.Errorf("pod %s: RunPodSandbox: %w", r.name(), err)
+	return r.n.rt.SyncPod(sctx, r.pod, st, r.volumes)
+}
+
+// runtimeCallTimeout bounds a SyncPod pass.
+const runtimeCallTimeout = 2 * time.Minute
+
+// fatal returns the failure of a pass that ends the pod: any but the back-offs, which the next
+// passes wait out. What podconfig refused is logged with its category and cause (%+v of a
+// *configgen.Error).
+func (r *podRun) fatal(result podruntime.PodSyncResult) error {
+	if result.SyncError != nil {
+		return fmt.Errorf("pod %s: %w", r.name(), result.SyncError)
 	}
-	r.sandboxID = resp.PodSandboxId
-	r.status.SandboxID = resp.PodSandboxId
-	st, err := r.n.cfg.Runtime.PodSandboxStatus(ctx, &runtimeapi.PodSandboxStatusRequest{PodSandboxId: r.sandboxID})
-	if err != nil {
-		return fmt.Errorf("pod %s: PodSandboxStatus: %w", r.name(), err)
+	for _, res := range result.SyncResults {
+		if res.Error == nil || errors.Is(res.Error, podruntime.ErrCrashLoopBackOff) {
+			continue
+		}
+		if res.Cause != nil {
+			r.n.cfg.Logf("pod %s: %s %s: %+v", r.name(), res.Action, res.Target, res.Cause)
+		}
+		return fmt.Errorf("pod %s: %s %q: %w: %s", r.name(), res.Action, res.Target, res.Error, res.Message)
 	}
-	ips, warnings := configgen.PodSandboxIPs(st.GetStatus())
-	for _, w := range warnings {
-		r.n.cfg.Logf("warning: pod %s: %s", r.name(), w)
-	}
-	r.podIPs = ips
-	// The Generator gives a host-network pod the node's IPs itself; the status shows them too.
-	r.status.PodIPs = configgen.HostNetworkPodIPs(r.pod, ips, r.n.cfg.NodeIPs)
 	return nil
+}
+
+// initFailure is the error of a pod that failed because an init container failed for good.
+func initFailure(pod *v1.Pod, api v1.PodStatus) error {
+	if api.Phase != v1.PodFailed {
+		return nil
+	}
+	for _, s := range api.InitContainerStatuses {
+		t := s.State.Terminated
+		if t == nil {
+			t = s.LastTerminationState.Terminated
+		}
+		if t != nil && t.ExitCode != 0 && s.State.Running == nil {
+			return fmt.Errorf("pod %s/%s: init container %q failed with exit code %d (restartPolicy %s)",
+				pod.Namespace, pod.Name, s.Name, t.ExitCode, pod.Spec.RestartPolicy)
+		}
+	}
+	return nil
+}
+
+// signature sums up the runtime's view of a pod: its sandboxes' and containers' IDs and states.
+func signature(st *podruntime.PodStatus) string {
+	s := ""
+	for _, sb := range st.SandboxStatuses {
+		s += sb.GetId() + "=" + sb.GetState().String() + ";"
+	}
+	for _, c := range st.ContainerStatuses {
+		s += c.ID.ID + "=" + string(c.State) + ";"
+	}
+	return s
 }

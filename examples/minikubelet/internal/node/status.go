@@ -3,6 +3,7 @@ package node
 import (
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -21,6 +22,21 @@ type PodStatus struct {
 	Containers     []ContainerStatus `json:"containers,omitempty"`
 	// Timing splits the pod's start between podconfig and everything else.
 	Timing Timing `json:"timing"`
+	// Pod is the pod's status as kubelet would report it to the API server, as last generated
+	// (podruntime's GenerateAPIPodStatus): phase, conditions, container states.
+	Pod *v1.PodStatus `json:"pod,omitempty"`
+}
+
+// container returns the status of the init or regular container with the given name, or nil.
+func (s *PodStatus) container(name string) *ContainerStatus {
+	for _, list := range [][]ContainerStatus{s.InitContainers, s.Containers} {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
 }
 
 // ContainerStatus is one container's history.
@@ -36,6 +52,16 @@ func (c *ContainerStatus) Last() *Attempt {
 		return nil
 	}
 	return &c.Attempts[len(c.Attempts)-1]
+}
+
+// attempt returns the attempt of the container with the runtime's ID, or nil.
+func (c *ContainerStatus) attempt(id string) *Attempt {
+	for i := range c.Attempts {
+		if c.Attempts[i].ID == id {
+			return &c.Attempts[i]
+		}
+	}
+	return nil
 }
 
 // Attempt is one run of a container.

@@ -7,19 +7,20 @@ import (
 	"path/filepath"
 
 	v1 "k8s.io/api/core/v1"
-	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/subpath"
 	"github.com/podconfig/podconfig/volumes"
 )
 
-// setUpVolumes prepares the pod's volumes and returns them as podconfig's VolumeMap: image
-// volumes from the runtime, every other supported type with volumes.Manager, which writes
+// setUpVolumes prepares the pod's volumes and returns them as podconfig's VolumeMap, as kubelet's
+// volume manager does before the runtime manager runs the pod: every supported type with
+// volumes.Manager, which writes
 // configMap, secret, downwardAPI and projected volumes as kubelet's plugins do (secret-bearing
 // ones on a tmpfs), sizes memory-backed emptyDirs as kubelet does and refuses hostPath
-// backsteps. Each volume set up is recorded for teardown; on error the caller's teardown undoes
-// them.
+// backsteps. Image volumes are left to podruntime's SyncPod, which pulls them by their pull
+// policy as kubelet's runtime manager does. Each volume set up is recorded for teardown; on error
+// the caller's teardown undoes them.
 func (r *podRun) setUpVolumes(ctx context.Context) (mounts.VolumeMap, error) {
 	r.volMu.Lock()
 	defer r.volMu.Unlock()
@@ -28,6 +29,9 @@ func (r *podRun) setUpVolumes(ctx context.Context) (mounts.VolumeMap, error) {
 		vol := &r.pod.Spec.Volumes[i]
 		if err := subpath.ValidateName("volume name", vol.Name); err != nil {
 			return nil, fmt.Errorf("pod %s: %w", r.name(), err)
+		}
+		if vol.Image != nil {
+			continue
 		}
 		v, err := r.setUpVolume(ctx, vol)
 		if err != nil {
@@ -41,14 +45,6 @@ func (r *podRun) setUpVolumes(ctx context.Context) (mounts.VolumeMap, error) {
 func (r *podRun) setUpVolume(ctx context.Context, vol *v1.Volume) (mounts.Volume, error) {
 	src := &vol.VolumeSource
 	switch {
-	case src.Image != nil:
-		// Kubelet's image volumes: the image by its pull policy, mounted by the runtime from the
-		// reference it resolved, read-only as kubelet's image plugin reports its volumes.
-		ref, err := r.n.ensureImageRef(ctx, src.Image.Reference, src.Image.PullPolicy, nil)
-		if err != nil {
-			return mounts.Volume{}, err
-		}
-		return mounts.Volume{Image: &runtimeapi.ImageSpec{Image: ref, UserSpecifiedImage: src.Image.Reference}, ReadOnly: true}, nil
 	case src.HostPath != nil && !filepath.IsAbs(src.HostPath.Path):
 		// The API server lets a relative hostPath through, and kubelet would resolve it against
 		// its own working directory, and the runtime against its own: refused here instead.
