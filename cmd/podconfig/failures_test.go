@@ -192,7 +192,25 @@ func TestEnvFileFailureKeepsItsCause(t *testing.T) {
 	code, _, stderr := cli(t, in, "render", "--image-user", "app:1=1", "-")
 	assert.Equal(t, exitError, code)
 	assert.Contains(t, stderr, `container c: couldn't parse env file: failed to open environment variable file "/var/lib/kubelet/pods/`)
-	assert.Contains(t, stderr, `/volumes/kubernetes.io~empty-dir/cfg/app.env": open app.env: no such file or directory`)
+	assert.Contains(t, stderr, `/volumes/kubernetes.io~empty-dir/cfg/app.env": open app.env: no such file or directory; `+missingEnvFileHint+"\n")
+}
+
+// An env file a container of the pod writes at run time (an init container into an emptyDir)
+// does not exist offline: --allow-missing renders its variables as placeholders, each stated.
+func TestAllowMissingEnvFile(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  volumes: [{name: cfg, emptyDir: {}}]\n" +
+		"  initContainers: [{name: setup, image: app:1, volumeMounts: [{name: cfg, mountPath: /cfg}]}]\n" +
+		"  containers: [{name: c, image: app:1, env: [{name: A, value: a}, {name: V, valueFrom: {fileKeyRef: {volumeName: cfg, path: app.env, key: V}}}, {name: W, value: \"w=$(V)\"}]}]\n"
+	code, out, stderr := cli(t, in, "render", "--allow-missing", "--image-user", "app:1=1", "-")
+	require.Equal(t, exitOK, code, stderr)
+	d := decode(t, out)
+	assert.Equal(t, "<run-time file app.env of volume cfg key V>", env(t, d, 0, 1, "V"), "the variable is a placeholder")
+	assert.Equal(t, "w=<run-time file app.env of volume cfg key V>", env(t, d, 0, 1, "W"), "references to it expand to the placeholder")
+	assert.Equal(t, "a", env(t, d, 0, 1, "A"), "other variables are as written")
+	require.Len(t, d.Pods[0].Containers[1].Warnings, 1)
+	assert.Equal(t, "MissingObjectPlaceholder", d.Pods[0].Containers[1].Warnings[0].Reason)
+	assert.Equal(t, "env V reads file app.env of volume cfg, which does not exist offline (a container of the pod may write it at run time): rendered as a placeholder (--allow-missing)",
+		d.Pods[0].Containers[1].Warnings[0].Message)
 }
 
 // The RenderContext example of render -h is read as it is printed.

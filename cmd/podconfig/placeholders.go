@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/hostfs"
 	"github.com/podconfig/podconfig/mounts"
 	"github.com/podconfig/podconfig/offline"
 )
@@ -199,3 +203,50 @@ func (p *placeholders) keys(kind, name string) []string {
 	})
 	return keys
 }
+
+// placeholderEnvFiles gives each fileKeyRef variable of c whose file does not exist in its
+// volume on the offline node a visible placeholder value, with a warning: such a file is
+// usually written at run time by a container of the pod (an init container into an emptyDir),
+// which offline has not run. A file that exists is read as kubelet reads it; a reference to a
+// volume the pod lacks is left to fail. c.Env is replaced, not changed in place.
+func placeholderEnvFiles(c *v1.Container, volumes mounts.VolumeMap, files *hostfs.Memory, warn func(configgen.Warning)) {
+	var env []v1.EnvVar
+	for i, e := range c.Env {
+		ref := fileKeyRef(e)
+		if ref == nil {
+			continue
+		}
+		vol, ok := volumes[ref.VolumeName]
+		if !ok || vol.HostPath == "" {
+			continue
+		}
+		f, err := files.OpenBeneath(vol.HostPath, ref.Path)
+		if err == nil {
+			_ = f.Close()
+			continue
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if env == nil {
+			env = slices.Clone(c.Env)
+		}
+		env[i] = v1.EnvVar{Name: e.Name, Value: fmt.Sprintf("<run-time file %s of volume %s key %s>", ref.Path, ref.VolumeName, ref.Key)}
+		warn(configgen.Warning{Reason: reasonPlaceholder, Message: fmt.Sprintf(
+			"env %s reads file %s of volume %s, which does not exist offline (a container of the pod may write it at run time): rendered as a placeholder (--allow-missing)",
+			e.Name, ref.Path, ref.VolumeName)})
+	}
+	if env != nil {
+		c.Env = env
+	}
+}
+
+func fileKeyRef(e v1.EnvVar) *v1.FileKeySelector {
+	if e.ValueFrom == nil {
+		return nil
+	}
+	return e.ValueFrom.FileKeyRef
+}
+
+// missingEnvFileHint is the remedy for a fileKeyRef whose file does not exist offline.
+const missingEnvFileHint = "the file does not exist offline (a container of the pod may write it at run time): render with --allow-missing for a placeholder"

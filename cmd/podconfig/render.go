@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"maps"
 	"net"
 	"os"
@@ -717,6 +718,9 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 		if w := placeholderWarning(&c); w != nil {
 			warnings[c.Name] = append(warnings[c.Name], *w)
 		}
+		if r.cfg.allowMissing {
+			placeholderEnvFiles(&c, volumes, node.Files, func(w configgen.Warning) { warnings[c.Name] = append(warnings[c.Name], w) })
+		}
 		cfg, err := gen.GenerateContainerConfig(ctx, configgen.ContainerRequest{
 			Pod: pod, Container: &c, RestartCount: r.bundle.Context.RestartCount, PodIPs: podIPs,
 			ImageRef: c.Image, Volumes: volumes, NamespaceTarget: e.nsTarget,
@@ -732,6 +736,8 @@ func (r *renderer) renderPod(i int, p manifest.Pod) (*podResult, error) {
 				errs.add(cerr, "offline a PersistentVolumeClaim has no block device: render with --allow-missing for a placeholder", nil, "")
 			case !r.cfg.allowMissing && apierrors.IsNotFound(err):
 				errs.add(cerr, missingObjectHint, err, pod.Namespace)
+			case !r.cfg.allowMissing && errors.Is(err, configgen.ErrEnvFile) && errors.Is(err, fs.ErrNotExist):
+				errs.add(cerr, missingEnvFileHint, nil, "")
 			case rule == nil && errors.Is(err, security.ErrRunAsNonRoot):
 				errs.add(cerr, unknownImageUserHint(c.Image), nil, "")
 			default:
