@@ -104,6 +104,9 @@ func podWarnings(pods []podSummary) []string {
 	}
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {
+		if hint := warningHint(g.w.Reason); hint != "" {
+			g.w.Message += "; " + hint
+		}
 		if len(g.where) == 1 {
 			// As a failure names it: "pod ns/name, container c".
 			out = append(out, fmt.Sprintf("pod %s: %s", strings.Replace(g.where[0], " container ", ", container ", 1), g.w))
@@ -122,4 +125,14 @@ func podWarnings(pods []podSummary) []string {
 		out = append(out, fmt.Sprintf("%s (%s: %s%s)", g.w, count, strings.Join(named, ", "), more))
 	}
 	return out
+}
+
+// warningHint is the remedy render adds to a warning of kubelet's whose cause offline may be
+// only that the input lacks what the cluster has.
+func warningHint(reason string) string {
+	switch reason {
+	case configgen.ReasonOptionalConfigMapNotFound, configgen.ReasonOptionalSecretNotFound:
+		return "kubelet skips it as well when it is missing, but if the cluster has it, add it to the input"
+	}
+	return ""
 }

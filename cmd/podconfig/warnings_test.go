@@ -28,8 +28,8 @@ func TestWarningsOnStandardErrorOnly(t *testing.T) {
 	}
 	docs = append(docs, optionalRefPod("f", "own"))
 	in := strings.Join(docs, "---\n")
-	shared := `warning: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "shared" not found (5 containers in 5 pods: default/a container c, default/b container c, default/c container c and 2 more)` + "\n"
-	own := `warning: pod default/f, container c: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "own" not found` + "\n"
+	shared := `warning: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "shared" not found; kubelet skips it as well when it is missing, but if the cluster has it, add it to the input (5 containers in 5 pods: default/a container c, default/b container c, default/c container c and 2 more)` + "\n"
+	own := `warning: pod default/f, container c: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "own" not found; kubelet skips it as well when it is missing, but if the cluster has it, add it to the input` + "\n"
 
 	t.Run("table: the warnings on stderr, none on stdout", func(t *testing.T) {
 		code, out, stderr := cli(t, in, "render", "--image-user", "app:1=1000", "-o", "table", "-")
@@ -68,7 +68,7 @@ func TestWarningsOnStandardErrorOnly(t *testing.T) {
 		code, out, stderr := cli(t, optionalRefPod("a", `cfg\e[2J\e]0;pwned\a`), "render", "--validate=false", "--image-user", "app:1=1000", "-o", "table", "-")
 		require.Equal(t, exitOK, code, stderr)
 		assertPrintable(t, stderr)
-		assert.Equal(t, `warning: pod default/a, container c: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "cfg\x1b[2J\x1b]0;pwned\a" not found`+"\n", stderr)
+		assert.Equal(t, `warning: pod default/a, container c: OptionalConfigMapNotFound: skipping optional envvar "X": configmap "cfg\x1b[2J\x1b]0;pwned\a" not found; kubelet skips it as well when it is missing, but if the cluster has it, add it to the input`+"\n", stderr)
 		assert.NotContains(t, out, "pwned")
 	})
 	t.Run("a placeholder for a missing object is one line for all its pods", func(t *testing.T) {
