@@ -7,6 +7,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+
+	"github.com/podconfig/podconfig/internal/resourcelist"
 )
 
 // LimitRangerAnnotation records on a pod which defaults the LimitRanger plugin set.
@@ -277,24 +279,24 @@ func podLimits(pod *v1.Pod, podLevel bool) v1.ResourceList {
 func podTotal(pod *v1.Pod, podLevel bool, of func(v1.ResourceRequirements) v1.ResourceList) v1.ResourceList {
 	total := v1.ResourceList{}
 	for _, c := range pod.Spec.Containers {
-		addResourceList(total, of(c.Resources))
+		resourcelist.Add(total, of(c.Resources))
 	}
 	sidecars, inits := v1.ResourceList{}, v1.ResourceList{}
 	for _, c := range pod.Spec.InitContainers {
 		this := of(c.Resources)
 		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			addResourceList(total, this)
-			addResourceList(sidecars, this)
+			resourcelist.Add(total, this)
+			resourcelist.Add(sidecars, this)
 			this = sidecars
 		} else {
 			tmp := v1.ResourceList{}
-			addResourceList(tmp, this)
-			addResourceList(tmp, sidecars)
+			resourcelist.Add(tmp, this)
+			resourcelist.Add(tmp, sidecars)
 			this = tmp
 		}
-		maxResourceList(inits, this)
+		resourcelist.Max(inits, this)
 	}
-	maxResourceList(total, inits)
+	resourcelist.Max(total, inits)
 	if podLevel && pod.Spec.Resources != nil {
 		for k, q := range of(*pod.Spec.Resources) {
 			if k == v1.ResourceCPU || k == v1.ResourceMemory {
@@ -303,23 +305,4 @@ func podTotal(pod *v1.Pod, podLevel bool, of func(v1.ResourceRequirements) v1.Re
 		}
 	}
 	return total
-}
-
-func addResourceList(list, add v1.ResourceList) {
-	for k, q := range add {
-		if v, ok := list[k]; ok {
-			v.Add(q)
-			list[k] = v
-		} else {
-			list[k] = q.DeepCopy()
-		}
-	}
-}
-
-func maxResourceList(list, other v1.ResourceList) {
-	for k, q := range other {
-		if v, ok := list[k]; !ok || q.Cmp(v) > 0 {
-			list[k] = q.DeepCopy()
-		}
-	}
 }

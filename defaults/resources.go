@@ -5,6 +5,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/podconfig/podconfig/internal/resourcelist"
 )
 
 // milliScale is the precision the API server keeps in a resource list (SetDefaults_ResourceList).
@@ -61,7 +63,7 @@ func isOvercommitAllowed(name v1.ResourceName) bool {
 func aggregateContainers(pod *v1.Pod, pick func(*v1.ResourceRequirements) v1.ResourceList) v1.ResourceList {
 	total := v1.ResourceList{}
 	for i := range pod.Spec.Containers {
-		addResourceList(total, pick(&pod.Spec.Containers[i].Resources))
+		resourcelist.Add(total, pick(&pod.Spec.Containers[i].Resources))
 	}
 	sidecars := v1.ResourceList{}
 	initPeak := v1.ResourceList{}
@@ -70,41 +72,22 @@ func aggregateContainers(pod *v1.Pod, pick func(*v1.ResourceRequirements) v1.Res
 		own := pick(&c.Resources)
 		var running v1.ResourceList
 		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			addResourceList(total, own)
-			addResourceList(sidecars, own)
+			resourcelist.Add(total, own)
+			resourcelist.Add(sidecars, own)
 			running = sidecars
 		} else {
 			running = v1.ResourceList{}
-			addResourceList(running, own)
-			addResourceList(running, sidecars)
+			resourcelist.Add(running, own)
+			resourcelist.Add(running, sidecars)
 		}
-		maxResourceList(initPeak, running)
+		resourcelist.Max(initPeak, running)
 	}
-	maxResourceList(total, initPeak)
+	resourcelist.Max(total, initPeak)
 	return total
 }
 
 func requestsOf(r *v1.ResourceRequirements) v1.ResourceList { return r.Requests }
 func limitsOf(r *v1.ResourceRequirements) v1.ResourceList   { return r.Limits }
-
-func addResourceList(list, add v1.ResourceList) {
-	for name, q := range add {
-		if cur, ok := list[name]; ok {
-			cur.Add(q)
-			list[name] = cur
-		} else {
-			list[name] = q.DeepCopy()
-		}
-	}
-}
-
-func maxResourceList(list, other v1.ResourceList) {
-	for name, q := range other {
-		if cur, ok := list[name]; !ok || q.Cmp(cur) > 0 {
-			list[name] = q.DeepCopy()
-		}
-	}
-}
 
 // objectDefaultHugePagePodLimits mirrors defaultHugePagePodLimits, run by SetDefaults_Pod when
 // PodLevelResources is on and PodLevelResourcesFixDefaulting is off: when the pod sets pod-level

@@ -8,6 +8,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/podconfig/podconfig/internal/resourcelist"
 )
 
 // validatePodResourceConsistency is the API server's validatePodResourceConsistency. fldPath is
@@ -67,46 +69,24 @@ func validatePodResourceConsistency(spec *v1.PodSpec, fldPath *field.Path) field
 func resourcesAggregate(spec *v1.PodSpec, get func(*v1.Container) v1.ResourceList) v1.ResourceList {
 	total := v1.ResourceList{}
 	for i := range spec.Containers {
-		resourcesAdd(total, get(&spec.Containers[i]))
+		resourcelist.Add(total, get(&spec.Containers[i]))
 	}
 	sidecars, initPeak := v1.ResourceList{}, v1.ResourceList{}
 	for i := range spec.InitContainers {
 		ctr := &spec.InitContainers[i]
 		use := get(ctr)
 		if initContainerRestartsAlways(ctr) {
-			resourcesAdd(total, use)
-			resourcesAdd(sidecars, use)
+			resourcelist.Add(total, use)
+			resourcelist.Add(sidecars, use)
 			use = sidecars
 		} else {
 			running := v1.ResourceList{}
-			resourcesAdd(running, use)
-			resourcesAdd(running, sidecars)
+			resourcelist.Add(running, use)
+			resourcelist.Add(running, sidecars)
 			use = running
 		}
-		resourcesMax(initPeak, use)
+		resourcelist.Max(initPeak, use)
 	}
-	resourcesMax(total, initPeak)
+	resourcelist.Max(total, initPeak)
 	return total
-}
-
-// resourcesAdd adds each quantity of add to list.
-func resourcesAdd(list, add v1.ResourceList) {
-	for name, qty := range add {
-		if sum, ok := list[name]; ok {
-			sum.Add(qty)
-			list[name] = sum
-		} else {
-			list[name] = qty.DeepCopy()
-		}
-	}
-}
-
-// resourcesMax raises each quantity of list to the one of other, where other's is larger or
-// list has none.
-func resourcesMax(list, other v1.ResourceList) {
-	for name, qty := range other {
-		if cur, ok := list[name]; !ok || qty.Cmp(cur) > 0 {
-			list[name] = qty.DeepCopy()
-		}
-	}
 }

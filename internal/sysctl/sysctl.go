@@ -1,5 +1,3 @@
-// Package sysctl holds the one rule for writing a sysctl's name, shared by the API server's
-// validation and kubelet's sysctls.
 package sysctl
 
 import "strings"
