@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mountsBelow is the lines of /proc/self/mountinfo that name a path below root: -o crictl mounts
+// nothing, so they must stay as they were.
+func mountsBelow(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	require.NoError(t, err)
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, root) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// fsGroupPod has a configMap volume and a memory-backed emptyDir under fsGroup 4242, whose
+// ownership pass walks each volume; greeting is the ConfigMap's value.
+func fsGroupPod(greeting string) string {
+	return `apiVersion: v1
+kind: ConfigMap
+metadata: {name: files, namespace: vol}
+data: {greeting: ` + greeting + `}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: files, namespace: vol, uid: 7d0e2c1d-5a4f-4e3b-9c8d-1f2e3d4c5b6a}
+spec:
+  securityContext: {runAsUser: 1000, fsGroup: 4242}
+  volumes:
+  - name: cm
+    configMap: {name: files}
+  - name: mem
+    emptyDir: {medium: Memory}
+  containers:
+  - name: main
+    image: busybox
+    volumeMounts:
+    - {name: cm, mountPath: /etc/app}
+    - {name: mem, mountPath: /mem}
+`
+}
+
+// The fsGroup pass of a render into a directory a render made walks what a container of the
+// pod could put in its volumes since: a memory-backed emptyDir (which -o crictl never mounts,
+// so it is set up again on every render) and, as the atomic writer rewrites it, a configMap
+// volume's directory. A hard link there to a file outside the output directory must not give
+// that file the fsGroup's group or group permissions.
+func TestCrictlOutputChangesNoOwnerOrModeThroughAHardLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("changing a file's group needs root")
+	}
+	const vols = "kubelet/pods/7d0e2c1d-5a4f-4e3b-9c8d-1f2e3d4c5b6a/volumes"
+	for _, tc := range []struct {
+		name string
+		// at is where the hard link goes, below the output directory.
+		at string
+	}{
+		{"a hard link a container made in a memory-backed emptyDir is not chown'ed or chmod'ed", vols + "/kubernetes.io~empty-dir/mem/shadow"},
+		{"a hard link planted in a configMap volume's directory is not chown'ed or chmod'ed", vols + "/kubernetes.io~configmap/cm/shadow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			host, out := filepath.Join(root, "host"), filepath.Join(root, "out")
+			require.NoError(t, os.Mkdir(host, 0o755))
+			secret := filepath.Join(host, "shadow")
+			require.NoError(t, os.WriteFile(secret, []byte("root:$6$hash\n"), 0o600))
+			require.NoError(t, os.Chmod(secret, 0o600))
+			mounts := mountsBelow(t, root)
+			args := []string{"render", "--admission=false", "-o", "crictl", "--output-directory", out, "-"}
+			code, _, stderr := cli(t, fsGroupPod("hello"), args...)
+			require.Equal(t, 0, code, stderr)
+			require.NoError(t, os.Link(secret, filepath.Join(out, tc.at)))
+
+			// The ConfigMap changed, so the configMap volume is written again.
+			code, _, stderr = cli(t, fsGroupPod("changed"), args...)
+			assert.Equal(t, 0, code, stderr)
+			var st syscall.Stat_t
+			require.NoError(t, syscall.Stat(secret, &st))
+			assert.Equal(t, "0:0 100600", fmt.Sprintf("%d:%d %o", st.Uid, st.Gid, st.Mode), "the host file keeps its owner and mode")
+			assert.Equal(t, mounts, mountsBelow(t, root))
+		})
+	}
+}
