@@ -21,7 +21,8 @@ import (
 // LinuxFS is the Linux FS: a directory held open by its descriptor, every name below it
 // resolved one element at a time with openat(O_NOFOLLOW) from that descriptor, and every change
 // made with the *at system call on the parent's descriptor. The directory keeps working when it
-// is renamed, and nothing reached through it can be outside it. Safe for concurrent use; Close
+// is renamed, and nothing reached through it can be outside it: Chmod and Lchown refuse a file
+// with other hard links (EMLINK), which may be outside it. Safe for concurrent use; Close
 // releases the descriptor.
 type LinuxFS struct {
 	fd   int
@@ -345,21 +346,44 @@ func (l *LinuxFS) Remove(name string) error {
 	return nil
 }
 
-// Lchown changes the owner of name, not following a symlink.
+// Lchown changes the owner of name, not following a symlink. A file that is not a directory and
+// has other hard links is refused (EMLINK): its other names may be outside the directory, and
+// the owner would change there too.
 func (l *LinuxFS) Lchown(name string, uid, gid int) error {
 	dir, base, err := l.parent(name)
 	if err != nil {
 		return l.pathErr("lchown", name, err)
 	}
 	defer func() { _ = unix.Close(dir) }()
-	flags := unix.AT_SYMLINK_NOFOLLOW
-	if base == "." {
-		base, flags = "", flags|unix.AT_EMPTY_PATH
+	fd, err := openSingleLinked(dir, base)
+	if err != nil {
+		return l.pathErr("lchown", name, err)
 	}
-	if err := unix.Fchownat(dir, base, uid, gid, flags); err != nil {
+	defer func() { _ = unix.Close(fd) }()
+	if err := unix.Fchownat(fd, "", uid, gid, unix.AT_EMPTY_PATH); err != nil {
 		return l.pathErr("lchown", name, err)
 	}
 	return nil
+}
+
+// openSingleLinked opens base below dir with O_PATH, not following a symlink (the link itself
+// is opened), and refuses, with EMLINK, anything but a directory that has other hard links, so
+// that what is changed through the descriptor is reachable from dir only.
+func openSingleLinked(dir int, base string) (int, error) {
+	fd, err := unix.Openat(dir, base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		_ = unix.Close(fd)
+		return -1, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR && st.Nlink > 1 {
+		_ = unix.Close(fd)
+		return -1, unix.EMLINK
+	}
+	return fd, nil
 }
 
 // Chmod sets the mode of name, which must not be a symlink.
@@ -373,9 +397,10 @@ func (l *LinuxFS) Chmod(name string, mode fs.FileMode) error {
 }
 
 // chmodAt changes the mode of base below dir through an O_PATH descriptor of the file itself
-// (fchmodat has no working no-follow flag on older kernels), refusing a symlink.
+// (fchmodat has no working no-follow flag on older kernels), refusing a symlink, and a file
+// with other hard links (EMLINK), whose other names may be outside the directory.
 func (l *LinuxFS) chmodAt(dir int, base, name string, mode fs.FileMode) error {
-	fd, err := unix.Openat(dir, base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := openSingleLinked(dir, base)
 	if err != nil {
 		return l.pathErr("chmod", name, err)
 	}

@@ -3,6 +3,7 @@
 package volumes
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,6 +92,62 @@ func TestLinuxFSRewriteFile(t *testing.T) {
 			if tc.plant != nil {
 				assert.Equal(t, before.Ino, fi.Sys().(*syscall.Stat_t).Ino, "the file keeps its inode")
 			}
+		})
+	}
+}
+
+// Chmod and Lchown change no file that has another name: that name may be outside the
+// directory (a hard link a container made to a host file). A single-linked file, a symlink
+// itself and a directory are changed.
+func TestLinuxFSChangesNoHardLinkedFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("changing a file's group needs root")
+	}
+	for _, tc := range []struct {
+		name    string
+		plant   func(t *testing.T, dir, outside string)
+		wantErr string
+		// want is the mode and group of the name after the calls.
+		want string
+	}{
+		{"a hard link to a file outside is neither chmod'ed nor chown'ed", func(t *testing.T, dir, outside string) {
+			require.NoError(t, os.Link(filepath.Join(outside, "host"), filepath.Join(dir, "f")))
+		}, "chmod DIR/f: too many links; lchown DIR/f: too many links", "-rw------- 0"},
+		{"a file with one name is chmod'ed and chown'ed", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), nil, 0o600))
+		}, "", "-rw-r----- 4242"},
+		{"a directory is chmod'ed and chown'ed", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.Mkdir(filepath.Join(dir, "f"), 0o700))
+		}, "", "drwxr-x--- 4242"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			dir, outside := filepath.Join(root, "dir"), filepath.Join(root, "outside")
+			require.NoError(t, os.Mkdir(dir, 0o755))
+			require.NoError(t, os.Mkdir(outside, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(outside, "host"), nil, 0o600))
+			tc.plant(t, dir, outside)
+			fsys, err := OpenLinuxFS(dir)
+			require.NoError(t, err)
+			defer fsys.Close()
+
+			mode := fs.FileMode(0o640)
+			if fi, err := os.Lstat(filepath.Join(dir, "f")); err == nil && fi.IsDir() {
+				mode = 0o750
+			}
+			var errs []string
+			for _, err := range []error{fsys.Chmod("f", mode), fsys.Lchown("f", -1, 4242)} {
+				if err != nil {
+					errs = append(errs, strings.ReplaceAll(err.Error(), dir, "DIR"))
+				}
+			}
+			assert.Equal(t, tc.wantErr, strings.Join(errs, "; "))
+			fi, err := os.Lstat(filepath.Join(dir, "f"))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, fmt.Sprintf("%v %d", fi.Mode(), fi.Sys().(*syscall.Stat_t).Gid))
+			host, err := os.Lstat(filepath.Join(outside, "host"))
+			require.NoError(t, err)
+			assert.Equal(t, "-rw------- 0", fmt.Sprintf("%v %d", host.Mode(), host.Sys().(*syscall.Stat_t).Gid), "the file outside is unchanged")
 		})
 	}
 }
