@@ -95,3 +95,48 @@ func TestCrictlOutputChangesNoOwnerOrModeThroughAHardLink(t *testing.T) {
 		})
 	}
 }
+
+// A pod whose files cannot all be written leaves nothing of its own below the output directory:
+// what the call made before the failing step (the pod's directory, its etc-hosts and
+// termination-message files, the volumes set up before, its log directory) is removed again.
+func TestCrictlOutputLeavesNothingOfAPodThatFails(t *testing.T) {
+	for _, tc := range []struct {
+		name, pod, want string
+	}{
+		{"a volume that cannot be set up after one that was removes what the call made", `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns, uid: 11111111-2222-3333-4444-555555555555}
+spec:
+  volumes:
+  - name: a
+    emptyDir: {}
+  - name: b
+    emptyDir: {medium: HugePages-2Mi}
+  containers:
+  - name: c
+    image: busybox
+    volumeMounts:
+    - {name: a, mountPath: /a}
+    - {name: b, mountPath: /b}
+`, `podconfig render: pod ns/p: MountVolume.SetUp failed for volume "b" of pod ns/p: medium HugePages-2Mi: hugePages storage requested, but there is no resource request for huge pages` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			out := filepath.Join(root, "out")
+			require.NoError(t, os.Mkdir(out, 0o755))
+			mounts := mountsBelow(t, root)
+			code, stdout, stderr := cli(t, tc.pod, "render", "--admission=false", "-o", "crictl", "--output-directory", out, "-")
+			assert.Equal(t, exitError, code)
+			assert.Empty(t, stdout)
+			assert.Equal(t, tc.want, stderr)
+			left, err := os.ReadDir(out)
+			require.NoError(t, err)
+			var names []string
+			for _, e := range left {
+				names = append(names, e.Name())
+			}
+			assert.Empty(t, names, "nothing is left below the output directory")
+			assert.Equal(t, mounts, mountsBelow(t, root))
+		})
+	}
+}
