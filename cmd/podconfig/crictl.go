@@ -77,6 +77,10 @@ func writeCrictlPod(w io.Writer, dir string, p *podResult) error {
 	}
 	defer o.close()
 	if err := o.writePod(p); err != nil {
+		o.undo()
+		if o.created {
+			_ = os.Remove(dir) // only if empty: another pod may have written there meanwhile
+		}
 		return fmt.Errorf("pod %s: %w", terminal.Escape(podName), err)
 	}
 	fmt.Fprintf(w, "pod %s: %s\n", terminal.Escape(podName), terminal.Escape(filepath.Join(dir, p.Pod.Namespace+"_"+p.Pod.Name)))
@@ -168,11 +172,15 @@ type crictlDir interface {
 }
 
 // crictlOut writes below the output directory, held open as fsys; path is its path, which the
-// configs' host paths start with. root says the writer may change owners.
+// configs' host paths start with. root says the writer may change owners. made lists, in order,
+// the directories and files it created, which undo removes when the pod fails; created says it
+// made the output directory itself.
 type crictlOut struct {
-	fsys crictlDir
-	path string
-	root bool
+	fsys    crictlDir
+	path    string
+	root    bool
+	made    []string
+	created bool
 }
 
 // openCrictlOut opens --output-directory dir, making it (and its parents) when it is missing. The
@@ -180,11 +188,13 @@ type crictlOut struct {
 // the configs name below it is reached through no link.
 func openCrictlOut(dir string) (*crictlOut, error) {
 	fi, err := os.Lstat(dir)
+	created := false
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
+		created = true
 	case err != nil:
 		return nil, err
 	case fi.Mode()&fs.ModeSymlink != 0:
@@ -197,7 +207,7 @@ func openCrictlOut(dir string) (*crictlOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &crictlOut{fsys: fsys, path: dir, root: os.Geteuid() == 0}, nil
+	return &crictlOut{fsys: fsys, path: dir, root: os.Geteuid() == 0, created: created}, nil
 }
 
 // outputDirLinkError is the error for an output directory that is a symbolic link.
@@ -207,6 +217,17 @@ func outputDirLinkError(dir string) error {
 
 // close releases the output directory.
 func (o *crictlOut) close() { _ = o.fsys.Close() }
+
+// undo removes what the writer created, the last first, with what is below it (a volume's files),
+// never following a link; a file it rewrote in place stays as written. A directory that existed
+// keeps what was made in it only through the volume manager, which undoes a volume it fails to
+// set up and leaves one it set up whole.
+func (o *crictlOut) undo() {
+	for i := len(o.made) - 1; i >= 0; i-- {
+		_ = o.removeAll(o.made[i])
+	}
+	o.made = nil
+}
 
 // rel is p, an absolute path below the output directory, relative to it.
 func (o *crictlOut) rel(p string) (string, error) {
@@ -253,7 +274,12 @@ func (o *crictlOut) dir(rel string, perm fs.FileMode, chmod bool) error {
 	fi, err := o.fsys.Lstat(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return o.fsys.Mkdir(rel, perm)
+		err := o.fsys.Mkdir(rel, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			// Made, or maybe made when only its chmod failed.
+			o.made = append(o.made, rel)
+		}
+		return err
 	case err != nil:
 		return err
 	case !fi.IsDir():
@@ -272,6 +298,8 @@ func (o *crictlOut) file(rel string, data []byte, perm fs.FileMode) error {
 		return o.unexpected(rel, fi.Mode(), "a regular file")
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
+	case err != nil:
+		o.made = append(o.made, rel)
 	}
 	err = o.fsys.RewriteFile(rel, data, perm)
 	if errors.Is(err, syscall.EMLINK) {

@@ -100,10 +100,7 @@ func TestCrictlOutputChangesNoOwnerOrModeThroughAHardLink(t *testing.T) {
 // what the call made before the failing step (the pod's directory, its etc-hosts and
 // termination-message files, the volumes set up before, its log directory) is removed again.
 func TestCrictlOutputLeavesNothingOfAPodThatFails(t *testing.T) {
-	for _, tc := range []struct {
-		name, pod, want string
-	}{
-		{"a volume that cannot be set up after one that was removes what the call made", `apiVersion: v1
+	const hugePagesPod = `apiVersion: v1
 kind: Pod
 metadata: {name: p, namespace: ns, uid: 11111111-2222-3333-4444-555555555555}
 spec:
@@ -118,17 +115,32 @@ spec:
     volumeMounts:
     - {name: a, mountPath: /a}
     - {name: b, mountPath: /b}
-`, `podconfig render: pod ns/p: MountVolume.SetUp failed for volume "b" of pod ns/p: medium HugePages-2Mi: hugePages storage requested, but there is no resource request for huge pages` + "\n"},
+`
+	const hugePagesErr = `podconfig render: pod ns/p: MountVolume.SetUp failed for volume "b" of pod ns/p: medium HugePages-2Mi: hugePages storage requested, but there is no resource request for huge pages` + "\n"
+	for _, tc := range []struct {
+		name, pod, want string
+		// existed: the output directory is there before the render.
+		existed bool
+	}{
+		{"a volume that cannot be set up after one that was removes what the call made", hugePagesPod, hugePagesErr, true},
+		{"an output directory the call made is removed too", hugePagesPod, hugePagesErr, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			out := filepath.Join(root, "out")
-			require.NoError(t, os.Mkdir(out, 0o755))
+			if tc.existed {
+				require.NoError(t, os.Mkdir(out, 0o755))
+			}
 			mounts := mountsBelow(t, root)
 			code, stdout, stderr := cli(t, tc.pod, "render", "--admission=false", "-o", "crictl", "--output-directory", out, "-")
 			assert.Equal(t, exitError, code)
 			assert.Empty(t, stdout)
 			assert.Equal(t, tc.want, stderr)
+			assert.Equal(t, mounts, mountsBelow(t, root))
+			if !tc.existed {
+				assert.NoDirExists(t, out)
+				return
+			}
 			left, err := os.ReadDir(out)
 			require.NoError(t, err)
 			var names []string
@@ -136,7 +148,6 @@ spec:
 				names = append(names, e.Name())
 			}
 			assert.Empty(t, names, "nothing is left below the output directory")
-			assert.Equal(t, mounts, mountsBelow(t, root))
 		})
 	}
 }

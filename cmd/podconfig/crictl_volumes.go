@@ -228,7 +228,9 @@ func (h *crictlHost) CreateFile(p string, perm fs.FileMode) error {
 	}
 	_, err = h.o.fsys.Lstat(r)
 	if errors.Is(err, fs.ErrNotExist) {
-		err = h.o.fsys.WriteFile(r, nil, perm)
+		if err = h.o.fsys.WriteFile(r, nil, perm); err == nil {
+			h.o.made = append(h.o.made, r)
+		}
 	}
 	return writeErr(err)
 }
