@@ -151,3 +151,67 @@ spec:
 		})
 	}
 }
+
+// secretEnvPod reads a Secret's value into its environment: by key, by envFrom, and through a
+// $(VAR) reference in another variable and in its command.
+const secretEnvPod = `apiVersion: v1
+kind: Secret
+metadata: {name: db, namespace: ns}
+stringData: {password: hunter2-very-secret}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns, uid: 11111111-2222-3333-4444-555555555556}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    command: [sh, -c, "echo $(PW)"]
+    env:
+    - name: PW
+      valueFrom: {secretKeyRef: {name: db, key: password}}
+    - name: DSN
+      value: "postgres://app:$(PW)@db"
+    envFrom:
+    - secretRef: {name: db}
+      prefix: X_
+`
+
+// grepBelow lists the regular files below dir that hold s.
+func grepBelow(t *testing.T, dir, s string) []string {
+	t.Helper()
+	var found []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(data), s) {
+			rel, _ := filepath.Rel(dir, p)
+			found = append(found, rel)
+		}
+		return err
+	}))
+	return found
+}
+
+// The crictl files are on disk: a Secret's value reaches them only with --show-secrets, in the
+// container's environment (and what $(VAR) makes of it) as in its volumes.
+func TestCrictlOutputWritesSecretEnvValuesOnlyWithShowSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  []string
+	}{
+		{"without --show-secrets no file holds the Secret's value", nil, nil},
+		{"with --show-secrets the container's config holds it", []string{"--show-secrets"}, []string{"ns_p/container-c.json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			args := append([]string{"render", "--admission=false", "-o", "crictl", "--output-directory", out}, tc.flags...)
+			code, _, stderr := cli(t, secretEnvPod, append(args, "-")...)
+			require.Equal(t, 0, code, stderr)
+			assert.Equal(t, tc.want, grepBelow(t, out, "hunter2"))
+		})
+	}
+}
