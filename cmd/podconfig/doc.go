@@ -29,8 +29,9 @@
 // with crictl alone. The emptyDir, configMap, secret, downwardAPI and projected volumes are set up
 // as kubelet's volume manager sets them up (package volumes): each file render computed with its
 // mode, in a timestamped directory named by the ..data link, the fsGroup pass, and the owners
-// when run as root; on DIR's filesystem, where kubelet mounts a tmpfs. A Secret's values and the
-// tokens are written only with --show-secrets; otherwise each is the text
+// when run as root; on DIR's filesystem, where kubelet mounts a tmpfs. A Secret's values (in the
+// volumes and in the containers' environment) and the tokens are written only with
+// --show-secrets; otherwise each is the text
 // "secret-hidden-by-podconfig\n" repeated and cut to its size, with its mode. hostPath volumes are
 // the host's paths; other volumes are empty directories. Everything below DIR is written without
 // following a link (a pod run from the files can put links there): a link, FIFO, socket, device

@@ -534,6 +534,11 @@ func (r *renderer) node(pod *v1.Pod) (*offlineNode, error) {
 		p := on.placeholders
 		o.ConfigMaps, o.Secrets = configgen.ConfigMapGetterFunc(p.configMap), configgen.SecretGetterFunc(p.secret)
 	}
+	if r.cfg.output == "crictl" && !r.cfg.showSecrets {
+		// The container configs are files on disk: a Secret's values reach their environment,
+		// as its volumes, only with --show-secrets.
+		o.Secrets = hiddenSecrets{o.Secrets}
+	}
 	gen, err := on.node.Generator()
 	if err != nil {
 		return nil, err
