@@ -184,13 +184,23 @@ func (h *crictlHost) OpenVolume(dir string) (volumes.FS, error) {
 // Mount mounts nothing: the volume's files go on the output directory's filesystem.
 func (h *crictlHost) Mount(source, dir, fstype string, options []string) error { return nil }
 
-// IsMountPoint is false: -o crictl mounts nothing.
-func (h *crictlHost) IsMountPoint(dir string) (bool, error) { return false, nil }
-
-// Unmount fails: -o crictl mounts nothing, so nothing is unmounted.
-func (h *crictlHost) Unmount(dir string) error {
-	return writeErr(fmt.Errorf("%s: -o crictl mounts nothing to unmount", terminal.Escape(dir)))
+// IsMountPoint says whether dir is a directory: -o crictl mounts nothing, the directory stands
+// in for the tmpfs or hugetlbfs kubelet mounts there. So a memory-backed volume a render set up
+// is ready, as a mounted one is to kubelet, and is not set up again: no fsGroup pass over what
+// the pod's containers wrote in it since (a tree of any depth).
+func (h *crictlHost) IsMountPoint(dir string) (bool, error) {
+	fi, err := h.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return fi.IsDir(), nil
 }
+
+// Unmount does nothing: -o crictl mounts nothing, the directory is removed as any other.
+func (h *crictlHost) Unmount(dir string) error { return nil }
 
 // RemoveAll removes dir and what is below it, each link as a link.
 func (h *crictlHost) RemoveAll(dir string) error {
