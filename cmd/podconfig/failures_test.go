@@ -269,3 +269,14 @@ func TestPriorityClassFlag(t *testing.T) {
 		})
 	}
 }
+
+// A placeholder is a value as a file's would be: kubelet expands no $(VAR) in what it reads from
+// an env file, so a path or key that holds one (a path may, as "$(DB_PASSWORD)") is shown as
+// written, not made to carry another variable's value.
+func TestAllowMissingEnvFilePlaceholderIsNotExpanded(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  volumes: [{name: cfg, emptyDir: {}}]\n" +
+		"  containers: [{name: c, image: app:1, env: [{name: A, value: a}, {name: V, valueFrom: {fileKeyRef: {volumeName: cfg, path: \"$(A).env\", key: V}}}]}]\n"
+	code, out, stderr := cli(t, in, "render", "--allow-missing", "--image-user", "app:1=1", "-")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "<run-time file $(A).env of volume cfg key V>", env(t, decode(t, out), 0, 0, "V"))
+}
