@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -231,7 +232,9 @@ func placeholderEnvFiles(c *v1.Container, volumes mounts.VolumeMap, files *hostf
 		if env == nil {
 			env = slices.Clone(c.Env)
 		}
-		env[i] = v1.EnvVar{Name: e.Name, Value: fmt.Sprintf("<run-time file %s of volume %s key %s>", ref.Path, ref.VolumeName, ref.Key)}
+		// A literal value is $(VAR)-expanded, a file's is not: "$$" keeps a "$" in the path.
+		placeholder := fmt.Sprintf("<run-time file %s of volume %s key %s>", ref.Path, ref.VolumeName, ref.Key)
+		env[i] = v1.EnvVar{Name: e.Name, Value: strings.ReplaceAll(placeholder, "$", "$$")}
 		warn(configgen.Warning{Reason: reasonPlaceholder, Message: fmt.Sprintf(
 			"env %s reads file %s of volume %s, which does not exist offline (a container of the pod may write it at run time): rendered as a placeholder (--allow-missing)",
 			e.Name, ref.Path, ref.VolumeName)})
