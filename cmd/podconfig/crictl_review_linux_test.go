@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -256,5 +257,47 @@ func TestCrictlOutputDoesNotWalkAMemoryEmptyDirAgain(t *testing.T) {
 	var st syscall.Stat_t
 	require.NoError(t, syscall.Lstat(mem, &st))
 	assert.Equal(t, "0:4242 42777", fmt.Sprintf("%d:%d %o", st.Uid, st.Gid, st.Mode), "the volume is as the first render set it up")
+	assert.Equal(t, mounts, mountsBelow(t, root))
+}
+
+// A FIFO where the atomic writer reads a volume's previous file is never opened for reading: that
+// would release a writer blocked opening it, and a device opened has effects of its own (a
+// watchdog starts). Only a regular file is opened.
+func TestCrictlOutputOpensNoFIFOInAVolume(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "out")
+	mounts := mountsBelow(t, root)
+	args := []string{"render", "--admission=false", "-o", "crictl", "--output-directory", out, "-"}
+	code, _, stderr := cli(t, fsGroupPod("hello"), args...)
+	require.Equal(t, 0, code, stderr)
+	cm := filepath.Join(out, "kubelet/pods/7d0e2c1d-5a4f-4e3b-9c8d-1f2e3d4c5b6a/volumes/kubernetes.io~configmap/cm")
+	ts, err := os.Readlink(filepath.Join(cm, "..data"))
+	require.NoError(t, err)
+	fifo := filepath.Join(cm, ts, "greeting")
+	require.NoError(t, os.Remove(fifo))
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	opened := make(chan struct{})
+	go func() {
+		// Blocks until the FIFO is opened for reading.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			_ = f.Close()
+		}
+		close(opened)
+	}()
+	time.Sleep(100 * time.Millisecond) // the writer is blocked in open before the render
+
+	code, _, stderr = cli(t, fsGroupPod("changed"), args...)
+	assert.Equal(t, exitError, code)
+	assert.Equal(t, "podconfig render: pod vol/files: read "+fifo+": invalid argument\n", stderr)
+	select {
+	case <-opened:
+		t.Error("the render opened the FIFO for reading")
+	case <-time.After(200 * time.Millisecond):
+		// Release the writer.
+		f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		require.NoError(t, err)
+		<-opened
+		_ = f.Close()
+	}
 	assert.Equal(t, mounts, mountsBelow(t, root))
 }
