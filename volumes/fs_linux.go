@@ -152,25 +152,36 @@ func (l *LinuxFS) openNoFollow(op, name string, flags int, perm uint32) (int, er
 	return fd, nil
 }
 
-// ReadFile returns the contents of the regular file name. It opens with O_NONBLOCK, so a FIFO
-// does not block, and refuses anything but a regular file before reading.
+// ReadFile returns the contents of the regular file name. Anything else is refused on an O_PATH
+// descriptor, which opens nothing: a FIFO is never opened for reading (which would release a
+// writer blocked opening it) nor a device (whose open has effects of its own). The regular file
+// is then opened through that descriptor.
 func (l *LinuxFS) ReadFile(name string) ([]byte, error) {
-	fd, err := l.openNoFollow("open", name, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	pfd, err := l.openNoFollow("open", name, unix.O_PATH, 0)
 	if err != nil {
 		return nil, err
+	}
+	defer func() { _ = unix.Close(pfd) }()
+	var checked unix.Stat_t
+	if err := unix.Fstat(pfd, &checked); err != nil {
+		return nil, l.pathErr("read", name, err)
+	}
+	switch checked.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		// What an open with O_NOFOLLOW says of it.
+		return nil, l.pathErr("open", name, unix.ELOOP)
+	case unix.S_IFDIR:
+		return nil, l.pathErr("read", name, unix.EISDIR)
+	default:
+		return nil, l.pathErr("read", name, unix.EINVAL)
+	}
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pfd), unix.O_RDONLY|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, l.pathErr("open", name, err)
 	}
 	f := os.NewFile(uintptr(fd), l.full(name))
 	defer func() { _ = f.Close() }()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, l.pathErr("read", name, unix.EISDIR)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, l.pathErr("read", name, unix.EINVAL)
-	}
 	return io.ReadAll(f)
 }
 

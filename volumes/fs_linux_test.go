@@ -151,3 +151,50 @@ func TestLinuxFSChangesNoHardLinkedFile(t *testing.T) {
 		})
 	}
 }
+
+// ReadFile opens a regular file only: a FIFO, a directory or a symlink is refused on a
+// descriptor that opens nothing, so a writer blocked opening the FIFO stays blocked.
+func TestLinuxFSReadFileOpensOnlyARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), []byte("data"), 0o600))
+	require.NoError(t, unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "dir"), 0o755))
+	require.NoError(t, os.Symlink("file", filepath.Join(dir, "link")))
+	opened := make(chan struct{})
+	go func() {
+		if f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_WRONLY, 0); err == nil {
+			_ = f.Close()
+		}
+		close(opened)
+	}()
+	time.Sleep(100 * time.Millisecond) // the writer is blocked in open
+	fsys, err := OpenLinuxFS(dir)
+	require.NoError(t, err)
+	defer fsys.Close()
+	for _, tc := range []struct{ name, file, want, wantErr string }{
+		{"a regular file is read", "file", "data", ""},
+		{"a FIFO is refused, not opened", "fifo", "", "read DIR/fifo: invalid argument"},
+		{"a directory is refused", "dir", "", "read DIR/dir: is a directory"},
+		{"a symlink is not followed", "link", "", "open DIR/link: too many levels of symbolic links"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := fsys.ReadFile(tc.file)
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Equal(t, tc.wantErr, strings.ReplaceAll(err.Error(), dir, "DIR"))
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, string(data))
+		})
+	}
+	select {
+	case <-opened:
+		t.Error("the FIFO was opened for reading")
+	default:
+		f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_RDONLY|unix.O_NONBLOCK, 0)
+		require.NoError(t, err)
+		<-opened
+		_ = f.Close()
+	}
+}
