@@ -91,7 +91,14 @@ func (l *LinuxFS) walk(parts []string) (int, error) {
 
 // parent opens the directory holding name and returns it with name's last element. For "." it
 // returns the root itself and "." as the element.
+//
+// A name whose path would be PATH_MAX bytes or more is ENAMETOOLONG, as the kernel answers a
+// path-based call (kubelet's): a tree a container made deeper than that is not walked, each
+// level being resolved from the root again.
 func (l *LinuxFS) parent(name string) (int, string, error) {
+	if len(l.path)+1+len(name) >= unix.PathMax {
+		return -1, "", unix.ENAMETOOLONG
+	}
 	parts, err := elems(name)
 	if err != nil {
 		return -1, "", err
