@@ -301,3 +301,35 @@ func TestCrictlOutputOpensNoFIFOInAVolume(t *testing.T) {
 	}
 	assert.Equal(t, mounts, mountsBelow(t, root))
 }
+
+// bigProjectionPod has a ConfigMap of one 1 MiB value and a projected volume that names it in n
+// sources, each writing it to a file of its own: an input of 1 MiB and some 60 bytes a source.
+func bigProjectionPod(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: ns}\ndata: {k: " + strings.Repeat("x", 1<<20) + "}\n---\n")
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: 11111111-2222-3333-4444-55555555555b}\nspec:\n")
+	b.WriteString("  volumes:\n  - name: v\n    projected:\n      sources:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "      - configMap: {name: big, items: [{key: k, path: p%d}]}\n", i)
+	}
+	b.WriteString("  containers:\n  - name: c\n    image: busybox\n    volumeMounts: [{name: v, mountPath: /v}]\n")
+	return b.String()
+}
+
+// What a pod's volume files hold is bounded by its input, as what reading it allocates is: a
+// projected volume naming one large ConfigMap in many sources asks for the value once per source
+// (an input of 1 MiB made 301 MB of files and took 682 MB; 64 MiB, the input bound, would ask
+// for terabytes), and -o crictl writes them on disk, where kubelet's tmpfs would have stopped
+// at the pod's memory. Such a pod fails, naming the volume, and nothing of it is written.
+func TestCrictlOutputBoundsAPodsVolumeFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, os.Mkdir(out, 0o755))
+	in := bigProjectionPod(100)
+	code, stdout, stderr := cli(t, in, "render", "--admission=false", "-o", "crictl", "--output-directory", out, "-")
+	assert.Equal(t, exitError, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, `volume "v"`)
+	left, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Empty(t, left, "nothing is written")
+}
