@@ -17,14 +17,14 @@ var errNoDefaultMode = errors.New("no defaultMode used, not even the default val
 // non-existent config key: <key>" unless optional. userFields is the AtomicWriteVolumeUserFields
 // feature gate: off (the v1.37 default), defaultUser and items' user are ignored.
 func MakeConfigMapPayload(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *int32, defaultUser *int64, optional, userFields bool) (Payload, error) {
-	p, err := configMapProjection(items, cm, defaultMode, defaultUser, optional, userFields)
+	p, err := configMapProjection(items, cm, defaultMode, defaultUser, optional, userFields, nil)
 	if err != nil {
 		return nil, err
 	}
 	return p.payload(), nil
 }
 
-func configMapProjection(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *int32, defaultUser *int64, optional, userFields bool) (projection, error) {
+func configMapProjection(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *int32, defaultUser *int64, optional, userFields bool, b *budget) (projection, error) {
 	if defaultMode == nil {
 		return nil, errNoDefaultMode
 	}
@@ -32,9 +32,15 @@ func configMapProjection(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *in
 	if len(items) == 0 {
 		owner := resolveUser(userFields, defaultUser, nil)
 		for k, v := range cm.Data {
+			if err := b.take(len(v)); err != nil {
+				return nil, err
+			}
 			p.set(k, []byte(v), *defaultMode, owner)
 		}
 		for k, v := range cm.BinaryData {
+			if err := b.take(len(v)); err != nil {
+				return nil, err
+			}
 			p.set(k, v, *defaultMode, owner)
 		}
 		return p, nil
@@ -42,9 +48,15 @@ func configMapProjection(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *in
 	for _, it := range items {
 		var data []byte
 		if s, ok := cm.Data[it.Key]; ok {
+			if err := b.take(len(s)); err != nil {
+				return nil, err
+			}
 			data = []byte(s)
-		} else if b, ok := cm.BinaryData[it.Key]; ok {
-			data = b
+		} else if bin, ok := cm.BinaryData[it.Key]; ok {
+			if err := b.take(len(bin)); err != nil {
+				return nil, err
+			}
+			data = bin
 		} else {
 			if optional {
 				continue
@@ -60,14 +72,14 @@ func configMapProjection(items []v1.KeyToPath, cm *v1.ConfigMap, defaultMode *in
 // secret.MakePayload): as MakeConfigMapPayload, from the Secret's data, with "references
 // non-existent secret key: <key>" for a missing key.
 func MakeSecretPayload(items []v1.KeyToPath, secret *v1.Secret, defaultMode *int32, defaultUser *int64, optional, userFields bool) (Payload, error) {
-	p, err := secretProjection(items, secret, defaultMode, defaultUser, optional, userFields)
+	p, err := secretProjection(items, secret, defaultMode, defaultUser, optional, userFields, nil)
 	if err != nil {
 		return nil, err
 	}
 	return p.payload(), nil
 }
 
-func secretProjection(items []v1.KeyToPath, secret *v1.Secret, defaultMode *int32, defaultUser *int64, optional, userFields bool) (projection, error) {
+func secretProjection(items []v1.KeyToPath, secret *v1.Secret, defaultMode *int32, defaultUser *int64, optional, userFields bool, b *budget) (projection, error) {
 	if defaultMode == nil {
 		return nil, errNoDefaultMode
 	}
@@ -75,6 +87,9 @@ func secretProjection(items []v1.KeyToPath, secret *v1.Secret, defaultMode *int3
 	if len(items) == 0 {
 		owner := resolveUser(userFields, defaultUser, nil)
 		for k, v := range secret.Data {
+			if err := b.take(len(v)); err != nil {
+				return nil, err
+			}
 			p.set(k, v, *defaultMode, owner)
 		}
 		return p, nil
@@ -86,6 +101,9 @@ func secretProjection(items []v1.KeyToPath, secret *v1.Secret, defaultMode *int3
 				continue
 			}
 			return nil, errors.New("references non-existent secret key: " + it.Key)
+		}
+		if err := b.take(len(data)); err != nil {
+			return nil, err
 		}
 		p.set(it.Path, data, modeOr(it.Mode, *defaultMode), resolveUser(userFields, defaultUser, it.User))
 	}

@@ -37,14 +37,14 @@ type DownwardAPIRequest struct {
 // allocatable amount; an item with neither is an empty file. Errors of all items are returned
 // together (one: its text; several: "[e1, e2]"), and then the payload must not be written.
 func CollectDownwardAPIData(ctx context.Context, req DownwardAPIRequest) (Payload, error) {
-	p, err := downwardAPIProjection(ctx, req)
+	p, err := downwardAPIProjection(ctx, req, nil)
 	if err != nil {
 		return nil, err
 	}
 	return p.payload(), nil
 }
 
-func downwardAPIProjection(ctx context.Context, req DownwardAPIRequest) (projection, error) {
+func downwardAPIProjection(ctx context.Context, req DownwardAPIRequest, b *budget) (projection, error) {
 	if req.DefaultMode == nil {
 		return nil, errNoDefaultMode
 	}
@@ -57,6 +57,9 @@ func downwardAPIProjection(ctx context.Context, req DownwardAPIRequest) (project
 			v, err := downward.PodFieldValue(req.Pod, it.FieldRef.FieldPath)
 			if err != nil {
 				errs = append(errs, err)
+			}
+			if err := b.take(len(v)); err != nil {
+				return nil, err
 			}
 			data = []byte(v)
 		case it.ResourceFieldRef != nil:

@@ -16,6 +16,8 @@ var (
 	ErrMissingDependency = errkind.Sentinel(errkind.InvalidOptions, "missing dependency")
 	// ErrInvalidName: a pod UID or volume name cannot be a host path element.
 	ErrInvalidName = errkind.Sentinel(errkind.InvalidPod, "invalid name")
+	// ErrPayloadTooLarge: a volume's files would take more bytes than Sources.MaxPayloadBytes.
+	ErrPayloadTooLarge = errkind.Sentinel(errkind.InvalidPod, "volume files too large")
 )
 
 // Operations a VolumeError names.

@@ -138,7 +138,7 @@ func (m *Manager) setUpAtomic(ctx context.Context, pod *v1.Pod, vol *v1.Volume, 
 			return mounts.Volume{}, err
 		}
 	}
-	proj, err := m.Sources.projection(ctx, pod, vol)
+	proj, err := m.Sources.projection(ctx, pod, vol, &budget{max: m.Sources.MaxPayloadBytes})
 	if err != nil {
 		return mounts.Volume{}, err
 	}

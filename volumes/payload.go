@@ -33,6 +33,24 @@ func (p Payload) Lookup(path string) (File, bool) {
 	return p[i], true
 }
 
+// budget counts the bytes of one volume's files as they are collected, so that a payload that
+// would pass the bound fails before its data is copied: a source can name one large object many
+// times (items of one key, projected sources of one ConfigMap, downwardAPI items of one large
+// annotation), each time a copy. A nil budget or one with max 0 counts nothing.
+type budget struct{ max, used int64 }
+
+// take counts n bytes more, failing once the volume's files pass the bound.
+func (b *budget) take(n int) error {
+	if b == nil || b.max <= 0 {
+		return nil
+	}
+	b.used += int64(n)
+	if b.used > b.max {
+		return fmt.Errorf("%w: the volume's files would take more than %d bytes", ErrPayloadTooLarge, b.max)
+	}
+	return nil
+}
+
 // projection collects a payload keyed by path as kubelet's plugins build it: a later entry at
 // the same path replaces an earlier one.
 type projection map[string]File

@@ -22,14 +22,14 @@ func (s Sources) Payload(ctx context.Context, pod *v1.Pod, vol *v1.Volume) (Payl
 	if pod == nil || vol == nil {
 		return nil, errors.New("a payload needs a pod and one of its volumes")
 	}
-	p, err := s.projection(ctx, pod, vol)
+	p, err := s.projection(ctx, pod, vol, &budget{max: s.MaxPayloadBytes})
 	if err != nil {
 		return nil, &VolumeError{Op: opSetUp, Pod: pod, Volume: vol.Name, Err: err}
 	}
 	return p.payload(), nil
 }
 
-func (s Sources) projection(ctx context.Context, pod *v1.Pod, vol *v1.Volume) (projection, error) {
+func (s Sources) projection(ctx context.Context, pod *v1.Pod, vol *v1.Volume, b *budget) (projection, error) {
 	src := &vol.VolumeSource
 	switch {
 	case src.ConfigMap != nil:
@@ -39,7 +39,7 @@ func (s Sources) projection(ctx context.Context, pod *v1.Pod, vol *v1.Volume) (p
 		if err != nil {
 			return nil, err
 		}
-		return configMapProjection(cm.Items, obj, cm.DefaultMode, cm.DefaultUser, optional, s.UserFields)
+		return configMapProjection(cm.Items, obj, cm.DefaultMode, cm.DefaultUser, optional, s.UserFields, b)
 	case src.Secret != nil:
 		sec := src.Secret
 		optional := sec.Optional != nil && *sec.Optional
@@ -47,13 +47,13 @@ func (s Sources) projection(ctx context.Context, pod *v1.Pod, vol *v1.Volume) (p
 		if err != nil {
 			return nil, err
 		}
-		return secretProjection(sec.Items, obj, sec.DefaultMode, sec.DefaultUser, optional, s.UserFields)
+		return secretProjection(sec.Items, obj, sec.DefaultMode, sec.DefaultUser, optional, s.UserFields, b)
 	case src.DownwardAPI != nil:
 		d := src.DownwardAPI
 		return downwardAPIProjection(ctx, DownwardAPIRequest{Items: d.Items, Pod: pod, Node: s.Node,
-			DefaultMode: d.DefaultMode, DefaultUser: d.DefaultUser, UserFields: s.UserFields})
+			DefaultMode: d.DefaultMode, DefaultUser: d.DefaultUser, UserFields: s.UserFields}, b)
 	case src.Projected != nil:
-		return s.projected(ctx, pod, vol.Name, src.Projected)
+		return s.projected(ctx, pod, vol.Name, src.Projected, b)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNotSupported, volumeType(vol))
 }
@@ -89,7 +89,7 @@ func (s Sources) secret(ctx context.Context, namespace, name string, optional bo
 // projected collects a projected volume's sources in order (kubelet: projectedVolumeMounter's
 // collectData): a later source's file replaces an earlier one at the same path; a failing source
 // is skipped and its error kept, and all errors are returned together.
-func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src *v1.ProjectedVolumeSource) (projection, error) {
+func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src *v1.ProjectedVolumeSource, b *budget) (projection, error) {
 	if src.DefaultMode == nil {
 		return nil, errNoDefaultMode
 	}
@@ -114,6 +114,10 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 	var errs []error
 	out := make(projection)
 	for i, source := range src.Sources {
+		if err := b.take(0); err != nil {
+			// Past the bound: the first error says so, and nothing more is read.
+			return nil, err
+		}
 		switch {
 		case source.Secret != nil:
 			sec := source.Secret
@@ -123,7 +127,7 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 				errs = append(errs, err)
 				continue
 			}
-			p, err := secretProjection(sec.Items, obj, src.DefaultMode, src.DefaultUser, optional, s.UserFields)
+			p, err := secretProjection(sec.Items, obj, src.DefaultMode, src.DefaultUser, optional, s.UserFields, b)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -137,7 +141,7 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 				errs = append(errs, err)
 				continue
 			}
-			p, err := configMapProjection(cm.Items, obj, src.DefaultMode, src.DefaultUser, optional, s.UserFields)
+			p, err := configMapProjection(cm.Items, obj, src.DefaultMode, src.DefaultUser, optional, s.UserFields, b)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -145,7 +149,7 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 			out.merge(p)
 		case source.DownwardAPI != nil:
 			p, err := downwardAPIProjection(ctx, DownwardAPIRequest{Items: source.DownwardAPI.Items, Pod: pod, Node: s.Node,
-				DefaultMode: src.DefaultMode, DefaultUser: src.DefaultUser, UserFields: s.UserFields})
+				DefaultMode: src.DefaultMode, DefaultUser: src.DefaultUser, UserFields: s.UserFields}, b)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -159,6 +163,9 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 				errs = append(errs, err)
 				continue
 			}
+			if err := b.take(len(tr.Status.Token)); err != nil {
+				return nil, err
+			}
 			out.set(tp.Path, []byte(tr.Status.Token), mode, owner)
 		case source.ClusterTrustBundle != nil:
 			ctb := source.ClusterTrustBundle
@@ -166,6 +173,9 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 			if err != nil {
 				errs = append(errs, err)
 				continue
+			}
+			if err := b.take(len(data)); err != nil {
+				return nil, err
 			}
 			owner, mode := private(ctb.User)
 			out.set(ctb.Path, data, mode, owner)
@@ -179,6 +189,9 @@ func (s Sources) projected(ctx context.Context, pod *v1.Pod, volName string, src
 			if err != nil {
 				errs = append(errs, err)
 				continue
+			}
+			if err := b.take(2 * (len(key) + len(chain))); err != nil {
+				return nil, err
 			}
 			owner, mode := private(pc.User)
 			if pc.CredentialBundlePath != "" {

@@ -71,4 +71,10 @@ type Sources struct {
 	// UserFields is the AtomicWriteVolumeUserFields feature gate (alpha, off in v1.37): on, the
 	// defaultUser and user fields of the sources own the files.
 	UserFields bool
+	// MaxPayloadBytes bounds the bytes of one volume's files (the sum of their sizes, counted as
+	// they are collected, so that nothing past it is copied); past it Payload fails with
+	// ErrPayloadTooLarge naming the volume. 0 is no bound, as kubelet has none of its own (a
+	// memory-backed volume is bounded by the pod's memory when written). podconfig render sets
+	// one: offline every file is held in memory, and -o crictl writes them to disk.
+	MaxPayloadBytes int64
 }

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podconfig/podconfig/internal/terminal"
+	"github.com/podconfig/podconfig/manifest"
 	"github.com/podconfig/podconfig/volumes"
 )
 
@@ -38,6 +39,7 @@ type jsonFile struct {
 func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNode, errs *podErrors) []jsonVolume {
 	// The Generator's own getters: the input's objects unless --allow-missing put placeholders.
 	src := r.volumeSources(on)
+	remaining := src.MaxPayloadBytes
 	var out []jsonVolume
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
@@ -54,15 +56,24 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		default:
 			continue
 		}
+		// What is left of the pod's bound is this volume's.
+		src.MaxPayloadBytes = remaining
 		payload, err := src.Payload(ctx, pod, vol)
 		if err != nil {
 			// The error names the volume and the pod, as kubelet's FailedMount event does.
 			hint := ""
-			if apierrors.IsNotFound(err) {
+			switch {
+			case apierrors.IsNotFound(err):
 				hint = missingObjectHint
+			case errors.Is(err, volumes.ErrPayloadTooLarge):
+				errs.add(err, fmt.Sprintf("render bounds the files of a pod's volumes to %d MiB in all, as it bounds its input", maxPodVolumeBytes>>20), nil, "")
+				return out
 			}
 			errs.add(err, hint, err, pod.Namespace)
 			continue
+		}
+		for _, f := range payload {
+			remaining -= int64(len(f.Data))
 		}
 		hidden := r.secretPaths(ctx, src, pod, vol)
 		jv := jsonVolume{Name: vol.Name, Type: typ, Files: []jsonFile{}}
@@ -87,8 +98,15 @@ func (r *renderer) volumeSources(on *offlineNode) volumes.Sources {
 	return volumes.Sources{
 		ConfigMaps: rootCAFallback{objects: on.store, next: o.ConfigMaps},
 		Secrets:    o.Secrets, Node: on.node.Objects, Tokens: volumes.PlaceholderTokens{},
+		MaxPayloadBytes: maxPodVolumeBytes,
 	}
 }
+
+// maxPodVolumeBytes bounds the files of one pod's configMap, secret, downwardAPI and projected
+// volumes together, as manifest.MaxInputSize bounds the input: a pod can name one large object
+// in many items or sources, each a copy, and render holds every file in memory (-o crictl also
+// writes them to disk), where kubelet writes into a tmpfs the pod's memory bounds.
+const maxPodVolumeBytes = manifest.MaxInputSize
 
 // secretPaths are the paths of vol that hold secret data or tokens: every file of a secret
 // volume; in a projected volume those its secret, serviceAccountToken and podCertificate sources
