@@ -142,8 +142,9 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err == nil {
 		cgroupVersion = "2"
 	}
-	// minikubelet runs the manifest's pod as written, as kubelet runs a static pod: no admission.
-	render := exec.Command(podconfig, "render", "--admission=false", "-o", "crictl", "--output-directory", out, "--pod-ip", podNetworkIP,
+	// minikubelet runs the manifest's pod as written, as kubelet runs a static pod: no admission;
+	// and with its Secret's values, which -o crictl writes only with --show-secrets.
+	render := exec.Command(podconfig, "render", "--admission=false", "--show-secrets", "-o", "crictl", "--output-directory", out, "--pod-ip", podNetworkIP,
 		"--cgroup-root", "/"+os.Getenv("PODCONFIG_E2E_CGROUP_ROOT"), "--cgroup-version", cgroupVersion,
 		"../cmd/podconfig/testdata/shop.yaml")
 	rendered, err := render.CombinedOutput()
