@@ -10,6 +10,7 @@ require (
 	github.com/podconfig/podconfig v0.0.0-00010101000000-000000000000
 	github.com/podconfig/podconfig/clientgo v0.0.0-00010101000000-000000000000
 	github.com/sirupsen/logrus v1.10.2
+	github.com/stretchr/testify v1.12.1
 	github.com/virtual-kubelet/virtual-kubelet v1.14.1
 	google.golang.org/grpc v1.83.2
 	k8s.io/api v0.37.2

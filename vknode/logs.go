@@ -91,6 +91,8 @@ type logReader struct {
 	follow  bool
 	running func() bool
 	written int
+	// midLine says the last entry sent was part of a line the runtime split.
+	midLine bool
 }
 
 // errLimit ends a copy that reached LimitBytes.
@@ -173,10 +175,12 @@ func (r *logReader) copy(ctx context.Context, f *os.File, out io.Writer) error {
 	return nil
 }
 
-// render turns one line of the log file into what is sent: its content, behind its time with
-// Timestamps; ok is false for a line before since or that does not parse.
+// render turns one line of the log file into what is sent: its content, the newline that
+// separates entries in the file left out of an entry the runtime split (tag P), so the line is
+// sent whole; with Timestamps the entry's time before a line's first entry. ok is false for a
+// line before since or that does not parse.
 func (r *logReader) render(line []byte) ([]byte, bool) {
-	content, _, ok := logs.ParseCRILog(line)
+	content, partial, ok := logs.ParseCRILog(line)
 	if !ok {
 		return nil, false
 	}
@@ -187,10 +191,14 @@ func (r *logReader) render(line []byte) ([]byte, bool) {
 			return nil, false
 		}
 	}
+	if partial {
+		content = bytes.TrimSuffix(content, []byte{'\n'})
+	}
 	out := make([]byte, 0, len(ts)+1+len(content))
-	if r.opts.Timestamps {
+	if r.opts.Timestamps && !r.midLine {
 		out = append(append(out, ts...), ' ')
 	}
+	r.midLine = partial
 	return append(out, content...), true
 }
 
