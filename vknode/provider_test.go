@@ -203,3 +203,25 @@ func TestNodeObjectIsAHealthyNodeWithTheHostsCapacity(t *testing.T) {
 	assert.Equal(t, v1.NodeReady, n.Status.Conditions[0].Type)
 	assert.Equal(t, v1.ConditionTrue, n.Status.Conditions[0].Status)
 }
+
+func TestProviderFailsAPodPastItsActiveDeadline(t *testing.T) {
+	pod := testPod(v1.RestartPolicyAlways)
+	deadline := int64(1)
+	pod.Spec.ActiveDeadlineSeconds = &deadline
+	h := newHarness(t, pod)
+	ctx := context.Background()
+	require.NoError(t, h.p.CreatePod(ctx, pod))
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		assert.NoError(t, h.p.Shutdown(sctx, 0))
+	})
+	h.waitPhase(t, v1.PodRunning)
+	failed := h.waitPhase(t, v1.PodFailed)
+	assert.Equal(t, "DeadlineExceeded", failed.Status.Reason)
+	assert.Equal(t, "Pod was active on the node longer than the specified deadline", failed.Status.Message)
+	require.Eventually(t, func() bool {
+		p := h.last()
+		return p.Status.ContainerStatuses[0].State.Terminated != nil
+	}, 10*time.Second, 10*time.Millisecond, "the pod's container is stopped")
+}

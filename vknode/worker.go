@@ -46,6 +46,9 @@ type podWorker struct {
 	// teardown ends with deleting the pod from the API server.
 	grace         *int64
 	deleteFromAPI bool
+	// failReason and failMessage, once set, make the pod Failed whatever its containers did:
+	// kubelet's verdict on a pod past its activeDeadlineSeconds.
+	failReason, failMessage string
 
 	wake     chan struct{}
 	stop     chan struct{}
@@ -127,13 +130,31 @@ func (w *podWorker) run() {
 		<-w.stop
 		cancel()
 	}()
-	if w.prepare(ctx) {
+	if reason, message := admit(w.current()); reason != "" {
+		w.reject(reason, message)
+	} else if w.prepare(ctx) {
 		w.loop(ctx)
 	}
 	cancel()
 	if err := w.teardown(); err != nil {
 		w.logf("teardown: %v", err)
 	}
+}
+
+// reject publishes the status of a pod kubelet's admission refuses, records why, and waits for
+// the pod's deletion: nothing of it is made.
+func (w *podWorker) reject(reason, message string) {
+	pod := w.current()
+	w.logf("rejected: %s: %s", reason, message)
+	w.p.onEvent(podruntime.Event{Pod: pod, Type: v1.EventTypeWarning, Reason: reason, Message: message})
+	st := rejectedStatus(pod, reason, message)
+	w.mu.Lock()
+	w.apiStatus = &st
+	published := w.pod.DeepCopy()
+	published.Status = *st.DeepCopy()
+	w.mu.Unlock()
+	w.p.publish(published)
+	<-w.stop
 }
 
 // stopped reports whether the worker was told to stop, waiting at most d for it.
@@ -218,6 +239,13 @@ func (w *podWorker) loop(ctx context.Context) {
 			w.logf("status: %v", err)
 		} else {
 			api := w.observe(pod, st, false)
+			if pastDeadline(pod, api.StartTime, time.Now()) {
+				w.mu.Lock()
+				w.failReason, w.failMessage = reasonDeadlineExceeded, messageDeadlineExceeded
+				w.mu.Unlock()
+				w.p.onEvent(podruntime.Event{Pod: pod, Type: v1.EventTypeNormal, Reason: reasonDeadlineExceeded, Message: messageDeadlineExceeded})
+				api = w.observe(pod, st, false)
+			}
 			if api.Phase == v1.PodSucceeded || api.Phase == v1.PodFailed {
 				w.logf("%s", api.Phase)
 				w.finish(ctx, pod)
@@ -301,6 +329,9 @@ func (w *podWorker) observe(pod *v1.Pod, st *podruntime.PodStatus, terminal bool
 		old = pod.Status.DeepCopy()
 	}
 	api := w.p.rt.GenerateAPIPodStatus(pod, st, old, terminal)
+	if w.failReason != "" {
+		api.Phase, api.Reason, api.Message = v1.PodFailed, w.failReason, w.failMessage
+	}
 	changed := w.apiStatus == nil || !equality.Semantic.DeepEqual(*w.apiStatus, api)
 	w.apiStatus = &api
 	var published *v1.Pod
@@ -428,6 +459,22 @@ func retry(ctx context.Context, fn func() error) error {
 		}
 	}
 	return err
+}
+
+// Kubelet's reason and message for a pod past its activeDeadlineSeconds.
+const (
+	reasonDeadlineExceeded  = "DeadlineExceeded"
+	messageDeadlineExceeded = "Pod was active on the node longer than the specified deadline"
+)
+
+// pastDeadline reports whether the pod has been active on the node longer than its
+// activeDeadlineSeconds, counted from its status.startTime, as kubelet's active deadline handler
+// decides.
+func pastDeadline(pod *v1.Pod, start *metav1.Time, now time.Time) bool {
+	if pod.Spec.ActiveDeadlineSeconds == nil || start == nil || start.IsZero() {
+		return false
+	}
+	return now.Sub(start.Time) >= time.Duration(*pod.Spec.ActiveDeadlineSeconds)*time.Second
 }
 
 // signature sums up the runtime's view of a pod: its sandboxes' and containers' IDs and states.

@@ -70,7 +70,8 @@ echo "vknode registered and Ready in $(( $(date +%s) - t )) s"
 #   [Serial] ones pull images from registries (the machine has no access); [Slow] ones wait for
 #   minutes by design; what the node does not implement (see docs/conformance.md).
 skip='\[Serial\]|\[Slow\]|\[Flaky\]|\[Disruptive\]'
-skip+='|should allow activeDeadlineSeconds to be updated'
+# The nonewprivs image, which the images archive does not hold.
+skip+='|when creating containers with AllowPrivilegeEscalation'
 if [ -n "${PODCONFIG_VKNODE_FOCUS:-}" ]; then
   focuses=("$PODCONFIG_VKNODE_FOCUS")
 else
