@@ -216,7 +216,6 @@ func TestProviderFailsAPodPastItsActiveDeadline(t *testing.T) {
 		defer cancel()
 		assert.NoError(t, h.p.Shutdown(sctx, 0))
 	})
-	h.waitPhase(t, v1.PodRunning)
 	failed := h.waitPhase(t, v1.PodFailed)
 	assert.Equal(t, "DeadlineExceeded", failed.Status.Reason)
 	assert.Equal(t, "Pod was active on the node longer than the specified deadline", failed.Status.Message)
