@@ -12,6 +12,7 @@ import (
 	"github.com/virtual-kubelet/virtual-kubelet/errdefs"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/record"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/clock"
@@ -49,6 +50,10 @@ type Config struct {
 	// Services lists the Services of a namespace for the pods' service environment variables;
 	// nil lists them through Client on every call.
 	Services configgen.ServiceLister
+	// APIPods reads pods as the API server last had them (an informer's lister), so a worker
+	// sees the conditions others set on its pod's status (readiness gates) as kubelet's pod
+	// manager does; nil keeps the status the pod came with.
+	APIPods corelisters.PodLister
 	// Recorder records kubelet's events (Pulling, Started, BackOff, ...) and podconfig's
 	// warnings; nil records none.
 	Recorder record.EventRecorder

@@ -74,6 +74,26 @@ func (w *podWorker) current() *v1.Pod {
 	return w.pod
 }
 
+// refresh takes the status the API server has of the pod, when Config.APIPods can tell, and
+// returns the pod.
+func (w *podWorker) refresh() *v1.Pod {
+	cur := w.current()
+	l := w.p.cfg.APIPods
+	if l == nil {
+		return cur
+	}
+	api, err := l.Pods(cur.Namespace).Get(cur.Name)
+	if err != nil || api.UID != w.uid {
+		return cur
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pod := w.pod.DeepCopy()
+	pod.Status = *api.Status.DeepCopy()
+	w.pod = pod
+	return pod
+}
+
 // snapshot returns a copy of the pod with its last generated status.
 func (w *podWorker) snapshot() *v1.Pod {
 	w.mu.Lock()
@@ -103,6 +123,8 @@ func (w *podWorker) delete(pod *v1.Pod) {
 	if pod.DeletionGracePeriodSeconds != nil {
 		g := *pod.DeletionGracePeriodSeconds
 		w.grace = &g
+		// A new object: callers of current may be reading the one they got.
+		w.pod = w.pod.DeepCopy()
 		w.pod.DeletionGracePeriodSeconds = &g
 	}
 	w.deleteFromAPI = true
@@ -230,7 +252,7 @@ func (w *podWorker) loop(ctx context.Context) {
 		woken      bool
 	)
 	for {
-		pod := w.current()
+		pod := w.refresh()
 		st, err := w.p.rt.GetPodStatus(ctx, pod.UID, pod.Name, pod.Namespace)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -147,9 +147,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
 	recorder := broadcaster.NewRecorder(scheme.Scheme, v1.EventSource{Component: "kubelet", Host: f.nodeName})
 
+	podFactory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
+		o.FieldSelector = fields.OneTermEqualSelector("spec.nodeName", f.nodeName).String()
+	}))
+	podInformer := podFactory.Core().V1().Pods()
 	provider, err := vknode.New(ctx, vknode.Config{
 		NodeName: f.nodeName, Runtime: runtimeapi.NewRuntimeServiceClient(conn), Images: runtimeapi.NewImageServiceClient(conn),
-		Client: client, Recorder: recorder, NodeIPs: ips, RootDir: f.rootDir, PodLogsDir: f.podLogsDir,
+		Client: client, Recorder: recorder, APIPods: podInformer.Lister(), NodeIPs: ips, RootDir: f.rootDir, PodLogsDir: f.podLogsDir,
 		CgroupRoot: f.cgroupRoot, CgroupDriver: configgen.CgroupDriver(f.cgroupDriver),
 		ClusterDomain: f.clusterDomain, ClusterDNS: splitList(f.clusterDNS), ResolvConf: resolv, Logf: logf,
 	})
@@ -184,7 +188,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	logger.Warnf("node %s registered, kubelet API on %s", f.nodeName, lis.Addr())
 
-	podCtl, podCtx, stopPods, err := podController(ctx, client, provider, recorder, f.nodeName)
+	podCtl, podCtx, stopPods, err := podController(ctx, client, podFactory, provider, recorder)
 	if err != nil {
 		return err
 	}
@@ -207,14 +211,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	return provider.Shutdown(sctx, f.shutdownGrace)
 }
 
-// podController is virtual-kubelet's pod controller for the pods bound to the node. The
+// podController is virtual-kubelet's pod controller for the pods bound to the node, from
+// podFactory, which is started here. The
 // ConfigMap, Secret and Service informers it requires are never started: the provider resolves
 // environments itself (SkipDownwardAPIResolution), and the Node authorizer would refuse their
 // lists.
-func podController(ctx context.Context, client kubernetes.Interface, provider *vknode.Provider, recorder record.EventRecorder, nodeName string) (*node.PodController, context.Context, func(), error) {
-	podFactory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
-		o.FieldSelector = fields.OneTermEqualSelector("spec.nodeName", nodeName).String()
-	}))
+func podController(ctx context.Context, client kubernetes.Interface, podFactory informers.SharedInformerFactory, provider *vknode.Provider, recorder record.EventRecorder) (*node.PodController, context.Context, func(), error) {
 	unused := informers.NewSharedInformerFactory(client, 0)
 	ctl, err := node.NewPodController(node.PodControllerConfig{
 		PodClient: client.CoreV1(), PodInformer: podFactory.Core().V1().Pods(), EventRecorder: recorder, Provider: provider,
