@@ -30,9 +30,14 @@ stop_node() {
   node_pid=
 }
 
+# The e2e.test processes while they run.
+pids=()
+
 on_exit() {
   local rc=$?
   set +e
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   stop_node
   if [ "$rc" != 0 ] && [ -f "$node_log" ]; then echo "--- vknode log (last 60 lines)"; tail -60 "$node_log"; fi
   cp_teardown || rc=1
@@ -75,17 +80,23 @@ skip+='|when creating containers with AllowPrivilegeEscalation'
 if [ -n "${PODCONFIG_VKNODE_FOCUS:-}" ]; then
   focuses=("$PODCONFIG_VKNODE_FOCUS")
 else
-  # The groups, dealt out to the shards by size, largest first.
+  # The groups, dealt out to the shards by their counts in docs/conformance-tests.txt, the
+  # largest first, each to the shard with the fewest tests so far.
   mapfile -t groups < <(grep -v '^$' <<<"$CP_NODE_CONFORMANCE_GROUPS")
   focuses=()
-  for (( i=0; i<shards; i++ )); do focuses+=(""); done
-  i=0
-  for g in "${groups[@]}"; do
+  load=()
+  for (( i=0; i<shards; i++ )); do focuses+=(""); load+=(0); done
+  while IFS=$'\t' read -r n g; do
+    s=0
+    for (( i=1; i<shards; i++ )); do [ "${load[$i]}" -lt "${load[$s]}" ] && s=$i; done
     re=$(printf '%s' "$g" | sed 's/[][().*+?^$|\\]/\\&/g')
-    s=$(( i % shards ))
     focuses[$s]+="${focuses[$s]:+|}$re"
-    i=$(( i + 1 ))
-  done
+    load[$s]=$(( load[s] + n ))
+  done < <(for g in "${groups[@]}"; do
+      n=$(sed -n "/^# The groups the node is to pass first/,/in these groups/p" "$here/../../../docs/conformance-tests.txt" |
+        awk -v g="$g" '{ n = $2; $1 = ""; $2 = ""; sub(/^  /, ""); if ($0 == g) print n }')
+      printf '%s\t%s\n' "${n:-1}" "$g"
+    done | sort -t$'\t' -k1,1nr)
   # Ginkgo matches the focus against the suite's name, then the groups and the test's name.
   for (( s=0; s<shards; s++ )); do focuses[$s]="^Kubernetes e2e suite (${focuses[$s]}) .*\\[NodeConformance\\]"; done
 fi
@@ -99,6 +110,7 @@ for (( s=0; s<${#focuses[@]}; s++ )); do
   pids+=("$!")
 done
 for pid in "${pids[@]}"; do wait "$pid" || true; done
+pids=()
 echo "e2e.test ran in $(( $(date +%s) - t )) s, in ${#focuses[@]} processes"
 
 # One tab-separated line a [NodeConformance] test: state, group, name. Each report lists every
