@@ -10,7 +10,7 @@
 # leaves a process, mount or file behind.
 #
 # PODCONFIG_VKNODE_FOCUS overrides the tests' focus (a ginkgo regexp) for development;
-# PODCONFIG_VKNODE_SHARDS (default 3) is how many e2e.test processes share the tests.
+# PODCONFIG_VKNODE_SHARDS (default 4) is how many e2e.test processes share the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 stage_start=$(date +%s)

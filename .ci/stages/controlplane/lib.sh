@@ -415,9 +415,18 @@ cp_smoke() {
   echo "smoke: namespace $ns deleted; smoke checks took $(( $(date +%s) - t )) s"
 }
 
-# cp_images writes $cp_work/images.tar, the test images (images.sh) for the node to import.
+# cp_images writes $cp_work/images.tar, the test images (images.sh) for the node to import,
+# with the nonewprivs image when the Kubernetes module is in the Go module cache (build.sh put it
+# there) to build its nnp from.
 cp_images() {
-  "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost"
+  local nnp_src
+  nnp_src=$(go env GOMODCACHE)/k8s.io/kubernetes@$CP_KUBERNETES_VERSION/test/images/nonewprivs/nnp.go
+  if [ -f "$nnp_src" ]; then
+    CGO_ENABLED=0 GOFLAGS= go build -o "$cp_work/nnp" "$nnp_src"
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost" "$cp_work/nnp"
+  else
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost"
+  fi
 }
 
 # cp_write_e2e writes $cp_work/e2e, which runs e2e.test against this control plane with the

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../controlplane/lib.sh
 . "$here/../controlplane/lib.sh"
 
-shards=${PODCONFIG_VKNODE_SHARDS:-3}
+shards=${PODCONFIG_VKNODE_SHARDS:-4}
 node_pid=
 node_log=
 
@@ -75,8 +75,6 @@ echo "vknode registered and Ready in $(( $(date +%s) - t )) s"
 #   [Serial] ones pull images from registries (the machine has no access); [Slow] ones wait for
 #   minutes by design; what the node does not implement (see docs/conformance.md).
 skip='\[Serial\]|\[Slow\]|\[Flaky\]|\[Disruptive\]'
-# The nonewprivs image, which the images archive does not hold.
-skip+='|when creating containers with AllowPrivilegeEscalation'
 if [ -n "${PODCONFIG_VKNODE_FOCUS:-}" ]; then
   focuses=("$PODCONFIG_VKNODE_FOCUS")
 else
