@@ -25,6 +25,7 @@ import (
 const (
 	pollInterval     = 200 * time.Millisecond
 	retryInterval    = 2 * time.Second
+	syncBackOff      = 10 * time.Second
 	syncTimeout      = 2 * time.Minute
 	teardownTimeout  = 2 * time.Minute
 	teardownAttempts = 5
@@ -296,8 +297,9 @@ func (w *podWorker) loop(ctx context.Context) {
 }
 
 // sync runs one SyncPod pass and returns when the next is due: after the resync period, sooner
-// when a back-off ends, and after retryInterval when a step failed, as kubelet requeues a pod
-// whose sync failed. The pass runs to its end even when the worker is stopped, so the teardown
+// when a back-off ends, and after syncBackOff when a step failed (kubelet's pod worker requeues
+// a pod whose sync failed after its workerBackOffPeriod, 10 s), unless the runtime's view or
+// the pod changes first. The pass runs to its end even when the worker is stopped, so the teardown
 // finds what the runtime can stop, not what was cut off half-way.
 func (w *podWorker) sync(ctx context.Context, pod *v1.Pod, st *podruntime.PodStatus) time.Time {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), syncTimeout)
@@ -309,12 +311,12 @@ func (w *podWorker) sync(ctx context.Context, pod *v1.Pod, st *podruntime.PodSta
 	}
 	if result.SyncError != nil {
 		w.logf("sync: %v", result.SyncError)
-		return time.Now().Add(retryInterval)
+		return time.Now().Add(syncBackOff)
 	}
 	for _, r := range result.SyncResults {
 		if r.Error != nil && !errors.Is(r.Error, podruntime.ErrCrashLoopBackOff) {
 			w.logf("sync: %s %s: %v: %s", r.Action, r.Target, r.Error, r.Message)
-			if t := time.Now().Add(retryInterval); t.Before(next) {
+			if t := time.Now().Add(syncBackOff); t.Before(next) {
 				next = t
 			}
 		}

@@ -39,6 +39,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
@@ -118,6 +119,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Kubelet's --kube-api-qps and --kube-api-burst: client-go's defaults (5 and 10) would queue
+	// the node's status updates and events behind each other.
+	restConfig.QPS, restConfig.Burst = 50, 100
 	client, err := kubernetes.NewForConfig(restConfig)
 	if err != nil {
 		return err
@@ -222,6 +226,10 @@ func podController(ctx context.Context, client kubernetes.Interface, podFactory 
 		PodClient: client.CoreV1(), PodInformer: podFactory.Core().V1().Pods(), EventRecorder: recorder, Provider: provider,
 		ConfigMapInformer: unused.Core().V1().ConfigMaps(), SecretInformer: unused.Core().V1().Secrets(),
 		ServiceInformer: unused.Core().V1().Services(), SkipDownwardAPIResolution: true,
+		// A status update that conflicts (the informer has not seen the pod's last update yet)
+		// is retried within a second, not after the default's exponential back-off of up to
+		// 1000 s: kubelet's status manager retries on its next sync, every 10 s at most.
+		SyncPodStatusFromProviderRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[any](5*time.Millisecond, time.Second),
 	})
 	if err != nil {
 		return nil, nil, nil, err
