@@ -210,23 +210,28 @@ func (p *Provider) onEvent(e podruntime.Event) {
 func key(namespace, name string) string { return namespace + "/" + name }
 
 // CreatePod starts a worker for the pod and returns: the worker reports the pod's status through
-// NotifyPods as it goes. A pod already known by namespace and name with another UID is refused
-// until the first is gone.
+// NotifyPods as it goes. When the provider still runs a pod of the same namespace and name with
+// another UID, the API server's pod of that name is a new one and the old one is gone from it:
+// the old pod is deleted (within its grace period) and the new one starts once the old one is
+// torn down, as kubelet's pod workers keep a name's pods apart.
 func (p *Provider) CreatePod(ctx context.Context, pod *v1.Pod) error {
 	if pod.Spec.NodeName != p.cfg.NodeName {
 		return errdefs.InvalidInputf("pod %s/%s is bound to node %q, not %q", pod.Namespace, pod.Name, pod.Spec.NodeName, p.cfg.NodeName)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if w, ok := p.pods[key(pod.Namespace, pod.Name)]; ok {
-		if w.uid != pod.UID {
-			return fmt.Errorf("pod %s/%s: the pod with UID %s is still being torn down", pod.Namespace, pod.Name, w.uid)
-		}
-		w.update(pod)
+	k := key(pod.Namespace, pod.Name)
+	old, ok := p.pods[k]
+	if ok && old.uid == pod.UID {
+		old.update(pod)
 		return nil
 	}
 	w := newPodWorker(p, pod)
-	p.pods[key(pod.Namespace, pod.Name)] = w
+	if ok {
+		old.delete(old.current())
+		w.after = old.done
+	}
+	p.pods[k] = w
 	go w.run()
 	return nil
 }

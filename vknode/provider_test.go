@@ -224,3 +224,28 @@ func TestProviderFailsAPodPastItsActiveDeadline(t *testing.T) {
 		return p.Status.ContainerStatuses[0].State.Terminated != nil
 	}, 10*time.Second, 10*time.Millisecond, "the pod's container is stopped")
 }
+
+func TestProviderReplacesAPodByANewOneOfTheSameName(t *testing.T) {
+	first := testPod(v1.RestartPolicyAlways)
+	h := newHarness(t, first)
+	ctx := context.Background()
+	require.NoError(t, h.p.CreatePod(ctx, first))
+	h.waitPhase(t, v1.PodRunning)
+
+	second := first.DeepCopy()
+	second.UID = "6a1e0000-0000-4000-8000-000000000002"
+	require.NoError(t, h.p.CreatePod(ctx, second), "a new pod of the name is taken, not refused")
+	require.Eventually(t, func() bool {
+		p := h.last()
+		return p != nil && p.UID == second.UID && p.Status.Phase == v1.PodRunning
+	}, 10*time.Second, 10*time.Millisecond, "the new pod runs")
+	sandboxes, containers := h.rt.Counts()
+	assert.Equal(t, [2]int{1, 1}, [2]int{sandboxes, containers}, "the old pod was removed from the runtime before the new one started")
+	got, err := h.p.GetPod(ctx, first.Namespace, first.Name)
+	require.NoError(t, err)
+	assert.Equal(t, second.UID, got.UID)
+
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, h.p.Shutdown(sctx, 0))
+}

@@ -54,6 +54,10 @@ type podWorker struct {
 	wake     chan struct{}
 	stop     chan struct{}
 	stopOnce sync.Once
+	// done is closed when the worker has ended; after, when set, is the done of the worker of
+	// the previous pod of the same name, which must end before this one starts.
+	done  chan struct{}
+	after <-chan struct{}
 
 	podDir  string
 	volumes mounts.VolumeMap
@@ -61,7 +65,7 @@ type podWorker struct {
 
 func newPodWorker(p *Provider, pod *v1.Pod) *podWorker {
 	return &podWorker{p: p, key: key(pod.Namespace, pod.Name), uid: pod.UID, pod: pod.DeepCopy(),
-		wake: make(chan struct{}, 1), stop: make(chan struct{})}
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 func (w *podWorker) logf(format string, args ...any) {
@@ -147,16 +151,25 @@ func (w *podWorker) shutdown(grace time.Duration) {
 
 // run is the worker's life: set-up, sync passes, teardown; the Provider forgets it then.
 func (w *podWorker) run() {
+	defer close(w.done)
 	defer w.p.forget(w)
+	if w.after != nil {
+		<-w.after
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-w.stop
 		cancel()
 	}()
-	if reason, message := admit(w.current()); reason != "" {
-		w.reject(reason, message)
-	} else if w.prepare(ctx) {
-		w.loop(ctx)
+	select {
+	case <-w.stop:
+		// Deleted before it started: only the teardown's checks run.
+	default:
+		if reason, message := admit(w.current()); reason != "" {
+			w.reject(reason, message)
+		} else if w.prepare(ctx) {
+			w.loop(ctx)
+		}
 	}
 	cancel()
 	if err := w.teardown(); err != nil {
