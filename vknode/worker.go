@@ -137,12 +137,19 @@ func (w *podWorker) delete(pod *v1.Pod) {
 	w.stopOnce.Do(func() { close(w.stop) })
 }
 
-// shutdown stops the worker as the node stops: containers get at most grace, and the pod stays
-// in the API server.
+// shutdown stops the worker as the node stops: containers get their grace period capped at
+// grace, and the pod stays in the API server.
 func (w *podWorker) shutdown(grace time.Duration) {
 	w.mu.Lock()
 	g := int64(grace.Seconds())
-	if w.grace == nil || *w.grace > g {
+	own := int64(30) // the API server's default terminationGracePeriodSeconds
+	switch {
+	case w.grace != nil:
+		own = *w.grace
+	case w.pod.Spec.TerminationGracePeriodSeconds != nil:
+		own = *w.pod.Spec.TerminationGracePeriodSeconds
+	}
+	if own > g {
 		w.grace = &g
 	}
 	w.mu.Unlock()

@@ -166,14 +166,14 @@ cp_curl() {
 # cp_wait WHAT SECONDS CMD...: runs CMD every half second until it succeeds; fails after SECONDS
 # or as soon as one of the control plane's processes has exited.
 cp_wait() {
-  local what=$1 deadline=$(( $(date +%s) + $2 )) pid
+  local what=$1 secs=$2 deadline=$(( $(date +%s) + $2 )) pid
   shift 2
   until "$@" >/dev/null 2>&1; do
     for pid in "${cp_pids[@]}"; do
       kill -0 "$pid" 2>/dev/null || { echo "control plane: a process exited while waiting for $what"; cp_logs; return 1; }
     done
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      echo "control plane: $what not ready in $2 s"; cp_logs; return 1
+      echo "control plane: $what not ready in $secs s"; cp_logs; return 1
     fi
     sleep 0.5
   done

@@ -54,21 +54,25 @@ cp_images
 echo "test images imported in $(( $(date +%s) - t )) s"
 
 # The node: its root and log directories below the runtime's work directory (removed with it),
-# its pods' cgroups below the runtime's cgroup root, its kubelet API on a free loopback port.
+# its pods' cgroups below the runtime's cgroup root, its kubelet API on a loopback port the
+# kernel picks (the Node's daemonEndpoints publish it).
 t=$(date +%s)
 node_log=$cp_work/logs/vknode.log
-cp_free_port node_port
 "$PODCONFIG_VKNODE_BIN" -v -kubeconfig "$cp_work/node.kubeconfig" -node-name "$cp_node_name" \
   -endpoint "$PODCONFIG_E2E_ENDPOINT" -root-dir "$PODCONFIG_E2E_ROOT/kubelet" -pod-logs-dir "$PODCONFIG_E2E_ROOT/pods" \
-  -cgroup-root "/$PODCONFIG_E2E_CGROUP_ROOT" -node-ip 127.0.0.1 -address 127.0.0.1 -port "$node_port" \
+  -cgroup-root "/$PODCONFIG_E2E_CGROUP_ROOT" -node-ip 127.0.0.1 -address 127.0.0.1 -port 0 \
   -tls-cert-file "$cp_work/pki/node-serving.crt" -tls-private-key-file "$cp_work/pki/node-serving.key" \
   -client-ca-file "$cp_work/pki/ca.crt" >"$node_log" 2>&1 &
 node_pid=$!
 node_ready() {
-  kill -0 "$node_pid" || return 2
-  cp_api GET "/api/v1/nodes/$cp_node_name" | jq -e '.status.conditions[] | select(.type == "Ready") | .status == "True"' >/dev/null
+  cp_api GET "/api/v1/nodes/$cp_node_name" 2>/dev/null | jq -e '.status.conditions[] | select(.type == "Ready") | .status == "True"' >/dev/null
 }
-cp_wait "the node $cp_node_name to be Ready" 60 node_ready
+for (( i=0; ; i++ )); do
+  node_ready && break
+  kill -0 "$node_pid" 2>/dev/null || { echo "vknode exited before its node was Ready"; exit 1; }
+  [ "$i" -lt 120 ] || { echo "the node $cp_node_name was not Ready in 60 s"; exit 1; }
+  sleep 0.5
+done
 echo "vknode registered and Ready in $(( $(date +%s) - t )) s"
 
 # Tests out of scope for this node, by name: none of them is run.
