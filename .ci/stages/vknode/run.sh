@@ -65,7 +65,7 @@ node_log=$cp_work/logs/vknode.log
   -client-ca-file "$cp_work/pki/ca.crt" >"$node_log" 2>&1 &
 node_pid=$!
 node_ready() {
-  cp_api GET "/api/v1/nodes/$cp_node_name" 2>/dev/null | jq -e '.status.conditions[] | select(.type == "Ready") | .status == "True"' >/dev/null
+  cp_api GET "/api/v1/nodes/$cp_node_name" 2>/dev/null | jq -e '.status.conditions[] | select(.type == "Ready") | .status == "True"' >/dev/null 2>&1
 }
 for (( i=0; ; i++ )); do
   node_ready && break
