@@ -6,8 +6,8 @@
 # smoke-checked (.ci/stages/controlplane/lib.sh's cp_smoke), e2e.test run against it on an
 # API-only conformance test, its list of [NodeConformance] tests compared with
 # docs/conformance-tests.txt, and everything torn down, leaving no process, port or file, also
-# when a check fails. The node that runs the pods (a virtual-kubelet provider on podconfig) is
-# not here yet.
+# when a check fails. The node that runs the pods (vknode, a virtual-kubelet provider on
+# podconfig) and the [NodeConformance] tests against it are the next stage, 50-vknode.sh.
 #
 # PODCONFIG_CP_UPDATE_DOCS=1 rewrites docs/conformance-tests.txt instead of comparing it.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/bin/bash
-# images.sh OUT.tar AGNHOST: writes an OCI image archive holding the images Kubernetes v1.37.2's
+# images.sh OUT.tar AGNHOST [NNP]: writes an OCI image archive holding the images Kubernetes v1.37.2's
 # node conformance tests ask for (test/utils/image/manifest.go), under the names they ask for,
 # built from the host's static busybox (Debian's busybox-static) and the agnhost binary AGNHOST
 # (built by build.sh), with no registry and no network:
@@ -14,11 +14,16 @@
 #   registry.k8s.io/e2e-test-images/nonroot:1.5        busybox with USER 1234, as the image
 #   registry.k8s.io/pause:3.10.2                       the sandbox image: /pause, a shell that
 #                                                      waits, reaps children and exits on TERM/INT
+#   registry.k8s.io/e2e-test-images/nonewprivs:1.4     busybox and /usr/local/bin/nnp setuid root,
+#                                                      Cmd nnp; only with NNP, the binary of
+#                                                      test/images/nonewprivs (lib.sh's cp_images
+#                                                      builds it), which prints its effective uid
 # Images of the upstream set that are not here (nginx, httpd, kitten, nautilus, ...) fail the few
 # tests that use them. Import with: ctr -n k8s.io images import OUT.tar
 set -euo pipefail
 out=$1
 agnhost=$2
+nnp=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -104,6 +109,15 @@ PAUSE
 chmod 0755 "$pause/pause"
 layer "$pause" pause
 
+# The nonewprivs layer: nnp, setuid root, which the AllowPrivilegeEscalation tests run as
+# another user to see whether it gains root.
+if [ -n "$nnp" ]; then
+  nnpdir=$work/nonewprivs
+  mkdir -p "$nnpdir/usr/local/bin"
+  install -o 0 -g 0 -m 4755 "$nnp" "$nnpdir/usr/local/bin/nnp"
+  layer "$nnpdir" nonewprivs
+fi
+
 manifests=()
 # image NAME:TAG CONFIG-FIELDS DIFF-IDS LAYERS: writes the config and manifest of one image.
 image() {
@@ -124,6 +138,9 @@ for tag in 2.66.1 2.55; do
   image "$e2e/agnhost:$tag" '"Entrypoint":["/agnhost"],"Cmd":["pause"]' "$busybox_diff,$agnhost_diff" "$busybox_desc,$agnhost_desc"
 done
 image "$e2e/nonroot:1.5" '"User":"1234"' "$busybox_diff" "$busybox_desc"
+if [ -n "$nnp" ]; then
+  image "$e2e/nonewprivs:1.4" '"Cmd":["nnp"]' "$busybox_diff,$nonewprivs_diff" "$busybox_desc,$nonewprivs_desc"
+fi
 image registry.k8s.io/pause:3.10.2 '"Entrypoint":["/pause"],"User":"65535:65535"' "$busybox_diff,$pause_diff" "$busybox_desc,$pause_desc"
 
 printf '{"imageLayoutVersion":"1.0.0"}' >"$layout/oci-layout"

@@ -166,14 +166,14 @@ cp_curl() {
 # cp_wait WHAT SECONDS CMD...: runs CMD every half second until it succeeds; fails after SECONDS
 # or as soon as one of the control plane's processes has exited.
 cp_wait() {
-  local what=$1 deadline=$(( $(date +%s) + $2 )) pid
+  local what=$1 secs=$2 deadline=$(( $(date +%s) + $2 )) pid
   shift 2
   until "$@" >/dev/null 2>&1; do
     for pid in "${cp_pids[@]}"; do
       kill -0 "$pid" 2>/dev/null || { echo "control plane: a process exited while waiting for $what"; cp_logs; return 1; }
     done
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      echo "control plane: $what not ready in $2 s"; cp_logs; return 1
+      echo "control plane: $what not ready in $secs s"; cp_logs; return 1
     fi
     sleep 0.5
   done
@@ -415,9 +415,18 @@ cp_smoke() {
   echo "smoke: namespace $ns deleted; smoke checks took $(( $(date +%s) - t )) s"
 }
 
-# cp_images writes $cp_work/images.tar, the test images (images.sh) for the node to import.
+# cp_images writes $cp_work/images.tar, the test images (images.sh) for the node to import,
+# with the nonewprivs image when the Kubernetes module is in the Go module cache (build.sh put it
+# there) to build its nnp from.
 cp_images() {
-  "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost"
+  local nnp_src
+  nnp_src=$(go env GOMODCACHE)/k8s.io/kubernetes@$CP_KUBERNETES_VERSION/test/images/nonewprivs/nnp.go
+  if [ -f "$nnp_src" ]; then
+    CGO_ENABLED=0 GOFLAGS= go build -o "$cp_work/nnp" "$nnp_src"
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost" "$cp_work/nnp"
+  else
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost"
+  fi
 }
 
 # cp_write_e2e writes $cp_work/e2e, which runs e2e.test against this control plane with the
