@@ -36,6 +36,14 @@ func ReadAtMost(path string, max int64) ([]byte, bool, error) {
 	return buf[:got], size > n, nil
 }
 
+// OpenLogFile opens the container log file at path for reading as ReadAtMost does: only a
+// regular file, never through a final symlink, never blocking on a FIFO (an error matching
+// ErrNotRegularFile otherwise). A node serving kubelet's /containerLogs reads with it.
+func OpenLogFile(path string) (*os.File, error) {
+	f, _, err := openRegular(path)
+	return f, err
+}
+
 // openRegular opens the regular file at path for reading, without following a final symlink,
 // without opening anything else and without blocking, and returns it with its size.
 func openRegular(path string) (*os.File, int64, error) {

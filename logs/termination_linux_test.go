@@ -164,3 +164,36 @@ func TestContainerStatusMessageIsKubeletsStatusMessage(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenLogFile(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "0.log")
+	require.NoError(t, os.WriteFile(regular, []byte("2026-11-29T00:00:00Z stdout F hi\n"), 0o640))
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, unix.Mkfifo(fifo, 0o644))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink(regular, link))
+	for _, tc := range []struct {
+		name string
+		path string
+		err  error
+	}{
+		{"a regular log file opens", regular, nil},
+		{"a FIFO is refused without being opened", fifo, logs.ErrNotRegularFile},
+		{"a final symlink is refused, not followed", link, logs.ErrNotRegularFile},
+		{"a directory is refused", dir, logs.ErrNotRegularFile},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := logs.OpenLogFile(tc.path)
+			if tc.err != nil {
+				require.ErrorIs(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			defer func() { _ = f.Close() }()
+			b := make([]byte, 64)
+			n, _ := f.Read(b)
+			assert.Equal(t, "2026-11-29T00:00:00Z stdout F hi\n", string(b[:n]))
+		})
+	}
+}

@@ -55,7 +55,8 @@ func (p *Provider) ContainerLogs(ctx context.Context, namespace, podName, contai
 	default:
 		c = attempts[0]
 	}
-	f, err := os.Open(c.LogPath)
+	// The runtime's log file, opened as a regular file only (no FIFO, no final symlink).
+	f, err := logs.OpenLogFile(c.LogPath)
 	if err != nil {
 		return nil, err
 	}
