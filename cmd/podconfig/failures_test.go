@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,4 +280,21 @@ func TestAllowMissingEnvFilePlaceholderIsNotExpanded(t *testing.T) {
 	code, out, stderr := cli(t, in, "render", "--allow-missing", "--image-user", "app:1=1", "-")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Equal(t, "<run-time file $(A).env of volume cfg key V>", env(t, decode(t, out), 0, 0, "V"))
+}
+
+// A pod's volume files are bounded in all, not per volume: once one volume has taken the whole
+// bound, the next one's first byte is past it.
+func TestVolumeFilesBoundIsThePods(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata: {k: " + strings.Repeat("x", 1<<20) + "}\n---\n")
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  volumes:\n  - name: full\n    configMap:\n      name: big\n      items:\n")
+	for i := range maxPodVolumeBytes >> 20 {
+		fmt.Fprintf(&b, "      - {key: k, path: f%d}\n", i)
+	}
+	b.WriteString("  - name: more\n    configMap: {name: big, items: [{key: k, path: g}]}\n")
+	b.WriteString("  containers: [{name: c, image: app:1}]\n")
+	code, _, stderr := cli(t, b.String(), "render", "--image-user", "app:1=1", "-")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, stderr, `MountVolume.SetUp failed for volume "more" of pod default/p: volume files too large`)
+	assert.NotContains(t, stderr, `volume "full"`)
 }

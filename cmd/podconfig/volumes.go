@@ -56,8 +56,8 @@ func (r *renderer) renderVolumes(ctx context.Context, pod *v1.Pod, on *offlineNo
 		default:
 			continue
 		}
-		// What is left of the pod's bound is this volume's.
-		src.MaxPayloadBytes = remaining
+		// What is left of the pod's bound is this volume's (at least 1: 0 would be no bound).
+		src.MaxPayloadBytes = max(remaining, 1)
 		payload, err := src.Payload(ctx, pod, vol)
 		if err != nil {
 			// The error names the volume and the pod, as kubelet's FailedMount event does.
