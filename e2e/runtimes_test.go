@@ -181,8 +181,7 @@ func TestE2ECrictlRunsTheBundledExamplePod(t *testing.T) {
 	assert.Equal(t, "/etc/web/LOG_LEVEL 0:2000 644 4\n/etc/web/PORT 0:2000 644 4\n/etc/web/listen.host 0:2000 644 7\n",
 		seen["stat -L -c %n %u:%g %a %s /etc/web/LOG_LEVEL /etc/web/PORT /etc/web/listen.host"], "the fsGroup's")
 
-	must("stopp", pod)
-	must("rmp", pod)
+	cc.stopPod(t, pod)
 	removed = true
 	assert.Empty(t, must("pods", "-q", "--name", "web-7d9f8"), "crictl removed the pod")
 	assertNoMountsBelow(t, out)
