@@ -40,12 +40,13 @@ cp_start
 cp_smoke
 cp_write_e2e
 
-# The images archive holds agnhost, busybox and pause under the names e2e.test asks for.
+# The images archive holds agnhost, busybox, nginx (busybox under its name) and pause under the
+# names e2e.test asks for.
 t=$(date +%s)
 cp_images
 names=$(tar -xOf "$cp_work/images.tar" ./index.json | jq -r '.manifests[].annotations["io.containerd.image.name"]')
-wants=$("$cp_e2e_dir/e2e.test" --list-images | grep -E '/e2e-test-images/(agnhost:2\.66\.1|busybox:)|/pause:' | sort -u)
-[ "$(grep -c . <<<"$wants")" = 4 ] || { echo "e2e.test --list-images names other images than expected: $wants"; exit 1; }
+wants=$("$cp_e2e_dir/e2e.test" --list-images | grep -E '/e2e-test-images/(agnhost:2\.66\.1|busybox:|nginx:1\.27\.0-2)|/pause:' | sort -u)
+[ "$(grep -c . <<<"$wants")" = 5 ] || { echo "e2e.test --list-images names other images than expected: $wants"; exit 1; }
 for want in $wants; do
   grep -qxF "$want" <<<"$names" || { echo "the images archive lacks $want, which e2e.test asks for"; exit 1; }
 done

@@ -8,9 +8,11 @@
 # Skipped, exiting 0, when the control plane is not built yet (PODCONFIG_CI_BUILD_DEADLINE, see
 # build.sh). Fails when a test docs/conformance.md counts as passing
 # (.ci/stages/vknode/passing.txt) fails, or when the teardown leaves a process, mount or file
-# behind. Warm, it takes about 6 minutes on 2 busy cores, 5 of them e2e.test's.
+# behind. Warm, it takes about 7.5 minutes on 2 busy cores, 6.5 of them e2e.test's (the [Slow]
+# tests, which mostly wait, run beside the others in processes of their own).
 #
-# PODCONFIG_VKNODE_FOCUS overrides the tests' focus (a ginkgo regexp) for development;
+# PODCONFIG_VKNODE_FOCUS overrides the tests' focus (a ginkgo regexp) for development, and
+# PODCONFIG_VKNODE_SKIP the skip of that focus (default: [Serial], [Slow], [Flaky], [Disruptive]);
 # PODCONFIG_VKNODE_SHARDS (default 4) is how many e2e.test processes share the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

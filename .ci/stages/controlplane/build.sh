@@ -6,6 +6,8 @@
 #   kubernetes-v1.37.2/kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
 #   e2e-v1.37.2/e2e.test                 `go test -c k8s.io/kubernetes/test/e2e`
 #   agnhost-2.66.1/agnhost               the binary of the e2e tests' agnhost image
+#   busybox-1.37.0/busybox               upstream BusyBox 1.37.0, static, defconfig: what the
+#                                        e2e tests' busybox image (Docker's busybox:1.37.0) holds
 # A cached directory is used only when its binaries report the pinned versions. Sourced by
 # lib.sh; run on its own it builds everything and prints the paths.
 set -euo pipefail
@@ -13,6 +15,14 @@ set -euo pipefail
 CP_ETCD_VERSION=v3.7.0
 CP_KUBERNETES_VERSION=v1.37.2
 CP_AGNHOST_VERSION=2.66.1
+# BusyBox's release tarball, as Debian's archive keeps it (busybox_1.37.0.orig.tar.bz2 is the
+# upstream tarball, byte for byte: the checksum is busybox.net's). Debian's own busybox-static
+# cannot stand in for it: Debian reverts upstream's ash change that keeps environment variables
+# whose names are not shell names (data-1=...), which the ConfigMap and Secret environment tests
+# read back with `sh -c env`.
+CP_BUSYBOX_VERSION=1.37.0
+CP_BUSYBOX_URL=http://deb.debian.org/debian/pool/main/b/busybox/busybox_$CP_BUSYBOX_VERSION.orig.tar.bz2
+CP_BUSYBOX_SHA256=3311dff32e746499f4df0d5df04d7eb396382d7e108bb9250e7b519b837043a4
 cp_cache=${PODCONFIG_CI_CACHE:-/var/cache/podconfig-ci}
 cp_tools=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools" && pwd)
 
@@ -20,6 +30,7 @@ cp_etcd_dir=$cp_cache/etcd-$CP_ETCD_VERSION
 cp_kube_dir=$cp_cache/kubernetes-$CP_KUBERNETES_VERSION
 cp_e2e_dir=$cp_cache/e2e-$CP_KUBERNETES_VERSION
 cp_agnhost_dir=$cp_cache/agnhost-$CP_AGNHOST_VERSION
+cp_busybox_dir=$cp_cache/busybox-$CP_BUSYBOX_VERSION
 
 # cp_tool DIR CHECK MODULE BUILD: makes sure $cp_cache/DIR holds what BUILD, a shell command run
 # in .ci/tools/MODULE with $out naming an empty directory, builds there, unless CHECK, a shell
@@ -89,7 +100,7 @@ cp_tool() {
 # packages the control plane's binaries did not (a cgo agnhost after a static one, or the other
 # way round, compiles every package again: 29 minutes here).
 # The build commands run in a shell of their own (bash -c), so what they name is exported.
-export CP_ETCD_VERSION CP_KUBERNETES_VERSION CP_AGNHOST_VERSION
+export CP_ETCD_VERSION CP_KUBERNETES_VERSION CP_AGNHOST_VERSION CP_BUSYBOX_VERSION CP_BUSYBOX_URL CP_BUSYBOX_SHA256
 export cp_kube_ldflags="-s -w"
 for p in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
   cp_kube_ldflags+=" -X $p.gitVersion=$CP_KUBERNETES_VERSION -X $p.gitMajor=1 -X $p.gitMinor=37"
@@ -100,6 +111,24 @@ done
 cp_build() {
   local t
   t=$(date +%s)
+  # BusyBox first: a C build of a minute or two, that the Go build cache does not keep. The
+  # check runs it (its version) and makes sure it is static (no program interpreter): the test
+  # images have no C library.
+  cp_tool "busybox-$CP_BUSYBOX_VERSION" \
+    "./busybox --help 2>&1 | grep '^BusyBox v$CP_BUSYBOX_VERSION ' && [ \"\$(readelf -l ./busybox | grep -c INTERP || true)\" = 0 ]" \
+    kubernetes \
+    'set -euo pipefail
+     src=$(mktemp -d)
+     trap "rm -rf \"$src\"" EXIT
+     curl -fsS --retry 3 -o "$src/busybox.tar.bz2" "$CP_BUSYBOX_URL"
+     echo "$CP_BUSYBOX_SHA256  $src/busybox.tar.bz2" | sha256sum -c --quiet
+     tar -xjf "$src/busybox.tar.bz2" -C "$src"
+     cd "$src/busybox-$CP_BUSYBOX_VERSION"
+     make defconfig >/dev/null
+     sed -i "s/^# CONFIG_STATIC is not set\$/CONFIG_STATIC=y/" .config
+     grep -x CONFIG_STATIC=y .config
+     make -j"$(nproc)" busybox >"$src/make.log" 2>&1 || { tail -20 "$src/make.log"; exit 1; }
+     cp busybox "$out/busybox"'
   cp_tool "etcd-$CP_ETCD_VERSION" "./etcd --version | grep -x 'etcd Version: ${CP_ETCD_VERSION#v}'" etcd \
     'go build -ldflags "-s -w" -o "$out/etcd" go.etcd.io/etcd/server/v3'
   cp_tool "kubernetes-$CP_KUBERNETES_VERSION" \
@@ -119,5 +148,5 @@ cp_build() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   export PATH="/usr/local/go/bin:$(go env GOPATH 2>/dev/null || echo "$HOME/go")/bin:$PATH"
   cp_build
-  echo "$cp_etcd_dir $cp_kube_dir $cp_e2e_dir $cp_agnhost_dir"
+  echo "$cp_etcd_dir $cp_kube_dir $cp_e2e_dir $cp_agnhost_dir $cp_busybox_dir"
 fi

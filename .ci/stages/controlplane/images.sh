@@ -1,8 +1,8 @@
 #!/bin/bash
-# images.sh OUT.tar AGNHOST [NNP]: writes an OCI image archive holding the images Kubernetes v1.37.2's
-# node conformance tests ask for (test/utils/image/manifest.go), under the names they ask for,
-# built from the host's static busybox (Debian's busybox-static) and the agnhost binary AGNHOST
-# (built by build.sh), with no registry and no network:
+# images.sh OUT.tar BUSYBOX AGNHOST [NNP]: writes an OCI image archive holding the images Kubernetes
+# v1.37.2's node conformance tests ask for (test/utils/image/manifest.go), under the names they ask
+# for, built from the static BusyBox 1.37.0 binary BUSYBOX and the agnhost binary AGNHOST (both
+# built by build.sh), with no registry and no network:
 #   registry.k8s.io/e2e-test-images/busybox:1.37.0-2   busybox, Cmd sh (as the image's base,
 #                                                      Docker's busybox); also tagged 1.36.1-1,
 #                                                      which e2e.test --list-images names too
@@ -12,18 +12,23 @@
 #   registry.k8s.io/e2e-test-images/agnhost:2.55       the same image, for the tests that switch a
 #                                                      container from the previous agnhost to it
 #   registry.k8s.io/e2e-test-images/nonroot:1.5        busybox with USER 1234, as the image
+#   registry.k8s.io/e2e-test-images/nginx:1.27.0-2     busybox, Cmd sh, under nginx's name: the one
+#                                                      test of the node's groups that names it
+#                                                      (Pods' back-off reset on an image update)
+#                                                      only runs /bin/sh in it; no nginx is here
 #   registry.k8s.io/pause:3.10.2                       the sandbox image: /pause, a shell that
 #                                                      waits, reaps children and exits on TERM/INT
 #   registry.k8s.io/e2e-test-images/nonewprivs:1.4     busybox and /usr/local/bin/nnp setuid root,
 #                                                      Cmd nnp; only with NNP, the binary of
 #                                                      test/images/nonewprivs (lib.sh's cp_images
 #                                                      builds it), which prints its effective uid
-# Images of the upstream set that are not here (nginx, httpd, kitten, nautilus, ...) fail the few
-# tests that use them. Import with: ctr -n k8s.io images import OUT.tar
+# Images of the upstream set that are not here (httpd, kitten, nautilus, a real nginx, ...) fail
+# the few tests that use them. Import with: ctr -n k8s.io images import OUT.tar
 set -euo pipefail
 out=$1
-agnhost=$2
-nnp=${3:-}
+busybox=$2
+agnhost=$3
+nnp=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -52,8 +57,8 @@ layer() {
 rootfs=$work/busybox
 mkdir -p "$rootfs"/{bin,etc,proc,sys,dev,root,home,tmp,var/www,var/spool/mail}
 chmod 1777 "$rootfs/tmp"
-cp /bin/busybox "$rootfs/bin/busybox"
-for applet in $(/bin/busybox --list); do
+cp "$busybox" "$rootfs/bin/busybox"
+for applet in $("$busybox" --list); do
   [ "$applet" = busybox ] || ln -s busybox "$rootfs/bin/$applet"
 done
 cat >"$rootfs/etc/passwd" <<'PASSWD'
@@ -138,6 +143,7 @@ for tag in 2.66.1 2.55; do
   image "$e2e/agnhost:$tag" '"Entrypoint":["/agnhost"],"Cmd":["pause"]' "$busybox_diff,$agnhost_diff" "$busybox_desc,$agnhost_desc"
 done
 image "$e2e/nonroot:1.5" '"User":"1234"' "$busybox_diff" "$busybox_desc"
+image "$e2e/nginx:1.27.0-2" '"Cmd":["sh"]' "$busybox_diff" "$busybox_desc"
 if [ -n "$nnp" ]; then
   image "$e2e/nonewprivs:1.4" '"Cmd":["nnp"]' "$busybox_diff,$nonewprivs_diff" "$busybox_desc,$nonewprivs_desc"
 fi

@@ -31,11 +31,14 @@ cp_ports=()
 cp_marker=
 
 # cp_install_deps installs what the scripts use beyond Go: openssl for the certificates, curl and
-# jq for the checks, ss and pgrep for the teardown's checks, flock for the cache's lock, the
-# static busybox the test images are made of.
+# jq for the checks, ss and pgrep for the teardown's checks, flock for the cache's lock, make,
+# bzip2, a C compiler and readelf for the BusyBox the test images are made of (build.sh).
 cp_install_deps() {
   local need=()
-  dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
+  command -v make >/dev/null || need+=(make)
+  command -v bzip2 >/dev/null || need+=(bzip2)
+  command -v gcc >/dev/null || need+=(gcc libc6-dev)
+  command -v readelf >/dev/null || need+=(binutils)
   command -v openssl >/dev/null || need+=(openssl)
   command -v curl >/dev/null || need+=(curl)
   command -v jq >/dev/null || need+=(jq)
@@ -423,9 +426,9 @@ cp_images() {
   nnp_src=$(go env GOMODCACHE)/k8s.io/kubernetes@$CP_KUBERNETES_VERSION/test/images/nonewprivs/nnp.go
   if [ -f "$nnp_src" ]; then
     CGO_ENABLED=0 GOFLAGS= go build -o "$cp_work/nnp" "$nnp_src"
-    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost" "$cp_work/nnp"
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_busybox_dir/busybox" "$cp_agnhost_dir/agnhost" "$cp_work/nnp"
   else
-    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_agnhost_dir/agnhost"
+    "$(dirname "${BASH_SOURCE[0]}")/images.sh" "$cp_work/images.tar" "$cp_busybox_dir/busybox" "$cp_agnhost_dir/agnhost"
   fi
 }
 
