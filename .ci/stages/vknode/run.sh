@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh: the node stage's body (.ci/stages/50-vknode.sh), run by .ci/stages/30-e2e.sh against
-# its containerd 2.4 (PODCONFIG_E2E_ENDPOINT, _ROOT, _CGROUP_ROOT, _CTR). Starts the control
+# the containerd it started (PODCONFIG_E2E_ENDPOINT, _ROOT, _CGROUP_ROOT, _CTR). Starts the control
 # plane (lib.sh), imports the test images into containerd's k8s.io namespace, starts vknode
 # ($PODCONFIG_VKNODE_BIN) as the node $cp_node_name with the node's credentials, waits for the
 # Node to be Ready, runs e2e.test on the [NodeConformance] tests of lib.sh's
