@@ -249,3 +249,37 @@ func TestProviderReplacesAPodByANewOneOfTheSameName(t *testing.T) {
 	defer cancel()
 	require.NoError(t, h.p.Shutdown(sctx, 0))
 }
+
+func TestProviderKillsAPodWhateverItsDeletionGracePeriod(t *testing.T) {
+	tests := []struct {
+		name  string
+		grace int64
+	}{
+		// 9223372037 s is past time.Duration's range: added to the teardown's own time it wrapped
+		// to a negative timeout, and the teardown gave up before stopping anything.
+		{"a grace period past time.Duration's range still stops and removes the pod", 9223372037},
+		{"the largest grace period still stops and removes the pod", 1<<63 - 1},
+		{"a negative grace period still stops and removes the pod", -9223372037},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := testPod(v1.RestartPolicyAlways)
+			pod.Spec.TerminationGracePeriodSeconds = &tt.grace
+			h := newHarness(t, pod)
+			ctx := context.Background()
+			require.NoError(t, h.p.CreatePod(ctx, pod))
+			h.waitPhase(t, v1.PodRunning)
+
+			deleting := pod.DeepCopy()
+			deleting.DeletionGracePeriodSeconds = &tt.grace
+			require.NoError(t, h.p.DeletePod(ctx, deleting))
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			require.NoError(t, h.p.Wait(wctx))
+			sandboxes, containers := h.rt.Counts()
+			assert.Equal(t, [2]int{0, 0}, [2]int{sandboxes, containers}, "nothing of the pod is left in the runtime")
+			_, err := h.client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+			assert.True(t, apierrors.IsNotFound(err), "the torn-down pod is deleted from the API server: %v", err)
+		})
+	}
+}
