@@ -62,6 +62,10 @@ type podWorker struct {
 
 	podDir  string
 	volumes mounts.VolumeMap
+
+	// active says the pod is admitted and counted among the node's active pods; guarded by the
+	// Provider's mu.
+	active bool
 }
 
 func newPodWorker(p *Provider, pod *v1.Pod) *podWorker {
@@ -161,6 +165,7 @@ func (w *podWorker) shutdown(grace time.Duration) {
 func (w *podWorker) run() {
 	defer close(w.done)
 	defer w.p.forget(w)
+	defer w.p.deactivate(w)
 	if w.after != nil {
 		<-w.after
 	}
@@ -173,7 +178,7 @@ func (w *podWorker) run() {
 	case <-w.stop:
 		// Deleted before it started: only the teardown's checks run.
 	default:
-		if reason, message := admit(w.current()); reason != "" {
+		if reason, message := w.p.admit(w); reason != "" {
 			w.reject(reason, message)
 		} else if w.prepare(ctx) {
 			w.loop(ctx)
@@ -292,6 +297,7 @@ func (w *podWorker) loop(ctx context.Context) {
 			}
 			if api.Phase == v1.PodSucceeded || api.Phase == v1.PodFailed {
 				w.logf("%s", api.Phase)
+				w.p.deactivate(w)
 				w.finish(ctx, pod)
 				<-w.stop
 				return
