@@ -64,6 +64,15 @@ func readLastString(path string) (string, error) {
 	return string(keep.bytes()), nil
 }
 
+// TailLineStart returns the offset at which the last n lines of the file of size bytes read
+// through f begin, 0 when it has n lines or fewer: kubelet's FindTailLineStartIndex, with which
+// its log API serves tailLines. It reads the file backwards a block at a time and holds one
+// block, whatever n and the file's size, so a node can serve the tail of a log as large as a
+// container made it by reading forward from there.
+func TailLineStart(f io.ReaderAt, size int64, n int) (int64, error) {
+	return tailLineStart(f, size, n)
+}
+
 // tailLineStart is kubelet's findTailLineStartIndex: the offset of the n-th line from the end
 // of the file, counting newlines backwards a block at a time.
 func tailLineStart(f io.ReaderAt, size int64, n int) (int64, error) {

@@ -1,9 +1,11 @@
 package logs_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/podconfig/podconfig/logs"
 )
@@ -29,6 +31,29 @@ func TestParseCRILog(t *testing.T) {
 			assert.Equal(t, tc.ok, ok)
 			assert.Equal(t, tc.partial, partial)
 			assert.Equal(t, tc.content, string(content))
+		})
+	}
+}
+
+func TestTailLineStart(t *testing.T) {
+	long := strings.Repeat("x", 3000) + "\n"
+	for _, tc := range []struct {
+		name, file string
+		n          int
+		want       int64
+	}{
+		{"the last line of three starts after the second newline", "a\nb\nc\n", 1, 4},
+		{"the last two lines of three start after the first newline", "a\nb\nc\n", 2, 2},
+		{"more lines than the file has start at its beginning", "a\nb\nc\n", 1 << 30, 0},
+		{"as many lines as the file has start at its beginning", "a\nb\nc\n", 3, 0},
+		{"a last line still being written is not counted, as kubelet counts newlines", "a\nb\nc", 1, 2},
+		{"an empty file starts at 0", "", 5, 0},
+		{"lines longer than a block are found across blocks", long + long + long, 2, 3001},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := logs.TailLineStart(strings.NewReader(tc.file), int64(len(tc.file)), tc.n)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

@@ -8,8 +8,11 @@ import (
 	"github.com/podconfig/podconfig/internal/sysctl"
 )
 
-// reasonSysctlForbidden is kubelet's reason for a pod refused for its sysctls.
-const reasonSysctlForbidden = "SysctlForbidden"
+// Kubelet's reasons for a pod refused for its sysctls, and for one past the node's pods capacity.
+const (
+	reasonSysctlForbidden = "SysctlForbidden"
+	reasonOutOfPods       = "OutOfpods"
+)
 
 // The namespaces of the safe sysctls, as kubelet names them in its refusals.
 const (
@@ -38,10 +41,9 @@ var safeSysctls = map[string]string{
 	"net.ipv4.tcp_notsent_lowat":          netNamespace,
 }
 
-// admit is kubelet's admission of a pod on the node, as far as the provider does it: the sysctl
-// allowlist. It returns kubelet's reason and message for a refused pod, or "" for an admitted
-// one.
-func admit(pod *v1.Pod) (reason, message string) {
+// admitSysctls is kubelet's sysctl admission: the allowlist. It returns kubelet's reason and
+// message for a refused pod, or "" for an admitted one.
+func admitSysctls(pod *v1.Pod) (reason, message string) {
 	sc := pod.Spec.SecurityContext
 	if sc == nil {
 		return "", ""

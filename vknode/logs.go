@@ -99,25 +99,14 @@ type logReader struct {
 // errLimit ends a copy that reached LimitBytes.
 var errLimit = errors.New("limit reached")
 
-// copy writes the log to out: with Tail, the last lines of what is there first; then the rest,
-// following the file while the container runs when asked to.
+// copy writes the log to out: from its last Tail lines with Tail, else from its start, to the
+// end, following the file while the container runs when asked to.
 func (r *logReader) copy(ctx context.Context, f *os.File, out io.Writer) error {
+	if err := r.seekTail(f); err != nil {
+		return err
+	}
 	br := bufio.NewReaderSize(f, 64*1024)
 	var pending []byte
-	var tail [][]byte
-	emit := func(line []byte) error {
-		if r.opts.Tail > 0 && tail != nil {
-			tail = append(tail, line)
-			if len(tail) > r.opts.Tail {
-				tail = tail[1:]
-			}
-			return nil
-		}
-		return r.write(out, line)
-	}
-	if r.opts.Tail > 0 {
-		tail = [][]byte{}
-	}
 	readAvailable := func() error {
 		for {
 			chunk, err := br.ReadSlice('\n')
@@ -138,8 +127,8 @@ func (r *logReader) copy(ctx context.Context, f *os.File, out io.Writer) error {
 			}
 			line := pending
 			pending = nil
-			if out, ok := r.render(line); ok {
-				if err := emit(out); err != nil {
+			if b, ok := r.render(line); ok {
+				if err := r.write(out, b); err != nil {
 					return err
 				}
 			}
@@ -150,14 +139,6 @@ func (r *logReader) copy(ctx context.Context, f *os.File, out io.Writer) error {
 	}
 	if err := readAvailable(); err != nil {
 		return ignoreLimit(err)
-	}
-	if tail != nil {
-		for _, line := range tail {
-			if err := r.write(out, line); err != nil {
-				return ignoreLimit(err)
-			}
-		}
-		tail = nil
 	}
 	for r.follow {
 		select {
@@ -174,6 +155,25 @@ func (r *logReader) copy(ctx context.Context, f *os.File, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// seekTail moves f to where its last Tail lines begin, as kubelet's log API starts tailLines: the
+// file's lines are counted, so the log is streamed from there and never held, however many lines
+// are asked for and however large the container made its log.
+func (r *logReader) seekTail(f *os.File) error {
+	if r.opts.Tail <= 0 {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	start, err := logs.TailLineStart(f, fi.Size(), r.opts.Tail)
+	if err != nil {
+		return err
+	}
+	_, err = f.Seek(start, io.SeekStart)
+	return err
 }
 
 // render turns one line of the log file into what is sent: its content, the newline that

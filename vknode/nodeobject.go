@@ -16,8 +16,8 @@ import (
 // the Node's nodeInfo.
 const KubeletVersion = "v1.37.2"
 
-// maxPods is kubelet's default --max-pods, the node's pods capacity.
-const maxPods = 110
+// defaultMaxPods is kubelet's default --max-pods, the node's pods capacity.
+const defaultMaxPods = 110
 
 // nodeObject is the Node the provider registers and podconfig's environment reads: addresses
 // for status.hostIP, the host's CPUs, memory and root-directory disk as capacity and allocatable
@@ -39,7 +39,7 @@ func nodeObject(cfg Config, version *runtimeapi.VersionResponse) (*v1.Node, erro
 	capacity := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewQuantity(int64(runtime.NumCPU()), resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(host.MemoryCapacity, resource.BinarySI),
-		v1.ResourcePods:   *resource.NewQuantity(maxPods, resource.DecimalSI),
+		v1.ResourcePods:   *resource.NewQuantity(int64(cfg.MaxPods), resource.DecimalSI),
 	}
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(cfg.RootDir, &fs); err == nil {

@@ -70,6 +70,10 @@ type Config struct {
 	// ClusterDomain and ClusterDNS are kubelet's --cluster-domain and --cluster-dns.
 	ClusterDomain string
 	ClusterDNS    []string
+	// MaxPods is kubelet's --max-pods: the node's pods capacity, and the most pods it runs at
+	// once; a pod past it is refused (OutOfpods), as kubelet's admission refuses it, since a pod
+	// whose creator set its spec.nodeName never met the scheduler. Zero means 110.
+	MaxPods int
 	// ResolvConf is the resolv.conf of pods with dnsPolicy Default.
 	ResolvConf []byte
 	// ResyncInterval is how often a running pod is synced when nothing changed, and its
@@ -95,8 +99,11 @@ type Provider struct {
 	userns *offline.UserNamespaces
 	node   *v1.Node
 
-	mu     sync.Mutex
-	pods   map[string]*podWorker // by namespace/name
+	mu   sync.Mutex
+	pods map[string]*podWorker // by namespace/name
+	// active counts the admitted pods that have not ended nor been torn down (kubelet's active
+	// pods), against Config.MaxPods.
+	active int
 	notify func(*v1.Pod)
 }
 
@@ -114,6 +121,9 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	if cfg.PodLogsDir == "" {
 		cfg.PodLogsDir = logs.DefaultPodLogsDirectory
+	}
+	if cfg.MaxPods <= 0 {
+		cfg.MaxPods = defaultMaxPods
 	}
 	if cfg.ResyncInterval <= 0 {
 		cfg.ResyncInterval = 10 * time.Second
@@ -347,6 +357,35 @@ func (p *Provider) publish(pod *v1.Pod) {
 	p.mu.Unlock()
 	if f != nil {
 		f(pod)
+	}
+}
+
+// admit is kubelet's admission of the worker's pod, as far as the provider does it, in kubelet's
+// order: the sysctl allowlist, then room for one more among the active pods (the pods capacity
+// of kubelet's resource fit). An admitted worker counts as active until deactivate. It returns
+// kubelet's reason and message for a refused pod, or "" for an admitted one.
+func (p *Provider) admit(w *podWorker) (reason, message string) {
+	if reason, message := admitSysctls(w.current()); reason != "" {
+		return reason, message
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.active+1 > p.cfg.MaxPods {
+		return reasonOutOfPods, fmt.Sprintf("Node didn't have enough resource: %s, requested: 1, used: %d, capacity: %d",
+			v1.ResourcePods, p.active, p.cfg.MaxPods)
+	}
+	w.active = true
+	p.active++
+	return "", ""
+}
+
+// deactivate stops counting the worker's pod among the active ones: it ended or was torn down.
+func (p *Provider) deactivate(w *podWorker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w.active {
+		w.active = false
+		p.active--
 	}
 }
 

@@ -40,6 +40,12 @@ type harness struct {
 
 func newHarness(t *testing.T, objects ...*v1.Pod) *harness {
 	t.Helper()
+	return newHarnessWith(t, func(*vknode.Config) {}, objects...)
+}
+
+// newHarnessWith is newHarness with the provider's configuration changed by tweak.
+func newHarnessWith(t *testing.T, tweak func(*vknode.Config), objects ...*v1.Pod) *harness {
+	t.Helper()
 	rt := &podruntimetest.Runtime{}
 	rt.AddImage(image, "sha256:app1", 1<<20)
 	runtime, images, closeConn := rt.Clients()
@@ -50,11 +56,13 @@ func newHarness(t *testing.T, objects ...*v1.Pod) *harness {
 		require.NoError(t, err)
 	}
 	dir := t.TempDir()
-	p, err := vknode.New(context.Background(), vknode.Config{
+	cfg := vknode.Config{
 		NodeName: nodeName, Runtime: runtime, Images: images, Client: client,
 		NodeIPs: []net.IP{net.ParseIP("10.0.0.1")}, RootDir: filepath.Join(dir, "kubelet"), PodLogsDir: filepath.Join(dir, "pods"),
 		ResyncInterval: time.Second,
-	})
+	}
+	tweak(&cfg)
+	p, err := vknode.New(context.Background(), cfg)
 	require.NoError(t, err)
 	h := &harness{p: p, rt: rt, client: client, logs: filepath.Join(dir, "pods")}
 	p.NotifyPods(context.Background(), func(pod *v1.Pod) {
@@ -248,4 +256,89 @@ func TestProviderReplacesAPodByANewOneOfTheSameName(t *testing.T) {
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	require.NoError(t, h.p.Shutdown(sctx, 0))
+}
+
+func TestProviderKillsAPodWhateverItsDeletionGracePeriod(t *testing.T) {
+	tests := []struct {
+		name  string
+		grace int64
+	}{
+		// 9223372037 s is past time.Duration's range: added to the teardown's own time it wrapped
+		// to a negative timeout, and the teardown gave up before stopping anything.
+		{"a grace period past time.Duration's range still stops and removes the pod", 9223372037},
+		{"the largest grace period still stops and removes the pod", 1<<63 - 1},
+		{"a negative grace period still stops and removes the pod", -9223372037},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := testPod(v1.RestartPolicyAlways)
+			pod.Spec.TerminationGracePeriodSeconds = &tt.grace
+			h := newHarness(t, pod)
+			ctx := context.Background()
+			require.NoError(t, h.p.CreatePod(ctx, pod))
+			h.waitPhase(t, v1.PodRunning)
+
+			deleting := pod.DeepCopy()
+			deleting.DeletionGracePeriodSeconds = &tt.grace
+			require.NoError(t, h.p.DeletePod(ctx, deleting))
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			require.NoError(t, h.p.Wait(wctx))
+			sandboxes, containers := h.rt.Counts()
+			assert.Equal(t, [2]int{0, 0}, [2]int{sandboxes, containers}, "nothing of the pod is left in the runtime")
+			_, err := h.client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+			assert.True(t, apierrors.IsNotFound(err), "the torn-down pod is deleted from the API server: %v", err)
+		})
+	}
+}
+
+// lastOf returns the last status published for the pod of the name, or nil.
+func (h *harness) lastOf(name string) *v1.Pod {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i := len(h.published) - 1; i >= 0; i-- {
+		if h.published[i].Name == name {
+			return h.published[i]
+		}
+	}
+	return nil
+}
+
+func TestProviderRefusesAPodPastTheNodesPodsCapacity(t *testing.T) {
+	first := testPod(v1.RestartPolicyNever)
+	second := testPod(v1.RestartPolicyNever)
+	second.Name, second.UID = "second", "6a1e0000-0000-4000-8000-000000000002"
+	third := testPod(v1.RestartPolicyNever)
+	third.Name, third.UID = "third", "6a1e0000-0000-4000-8000-000000000003"
+	h := newHarnessWith(t, func(c *vknode.Config) { c.MaxPods = 1 }, first, second, third)
+	ctx := context.Background()
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		assert.NoError(t, h.p.Shutdown(sctx, 0))
+	})
+	assert.Equal(t, "1", h.p.Node().Status.Capacity.Pods().String(), "MaxPods is the node's pods capacity")
+
+	require.NoError(t, h.p.CreatePod(ctx, first))
+	h.waitPhase(t, v1.PodRunning)
+	// A pod whose creator set spec.nodeName never met the scheduler: the node refuses it.
+	require.NoError(t, h.p.CreatePod(ctx, second))
+	require.Eventually(t, func() bool { return h.lastOf(second.Name) != nil }, 10*time.Second, 10*time.Millisecond)
+	refused := h.lastOf(second.Name)
+	assert.Equal(t, v1.PodFailed, refused.Status.Phase)
+	assert.Equal(t, "OutOfpods", refused.Status.Reason)
+	assert.Equal(t, "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1", refused.Status.Message)
+	sandboxes, _ := h.rt.Counts()
+	assert.Equal(t, 1, sandboxes, "nothing of the refused pod is made")
+
+	require.NotEmpty(t, h.rt.ExitNamed("app", 0, "Completed"))
+	require.Eventually(t, func() bool {
+		p := h.lastOf(first.Name)
+		return p != nil && p.Status.Phase == v1.PodSucceeded
+	}, 10*time.Second, 10*time.Millisecond)
+	require.NoError(t, h.p.CreatePod(ctx, third))
+	require.Eventually(t, func() bool {
+		p := h.lastOf(third.Name)
+		return p != nil && p.Status.Phase == v1.PodRunning
+	}, 10*time.Second, 10*time.Millisecond, "a pod that ended leaves room for another")
 }

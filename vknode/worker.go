@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sync"
 	"time"
@@ -61,6 +62,10 @@ type podWorker struct {
 
 	podDir  string
 	volumes mounts.VolumeMap
+
+	// active says the pod is admitted and counted among the node's active pods; guarded by the
+	// Provider's mu.
+	active bool
 }
 
 func newPodWorker(p *Provider, pod *v1.Pod) *podWorker {
@@ -160,6 +165,7 @@ func (w *podWorker) shutdown(grace time.Duration) {
 func (w *podWorker) run() {
 	defer close(w.done)
 	defer w.p.forget(w)
+	defer w.p.deactivate(w)
 	if w.after != nil {
 		<-w.after
 	}
@@ -172,7 +178,7 @@ func (w *podWorker) run() {
 	case <-w.stop:
 		// Deleted before it started: only the teardown's checks run.
 	default:
-		if reason, message := admit(w.current()); reason != "" {
+		if reason, message := w.p.admit(w); reason != "" {
 			w.reject(reason, message)
 		} else if w.prepare(ctx) {
 			w.loop(ctx)
@@ -291,6 +297,7 @@ func (w *podWorker) loop(ctx context.Context) {
 			}
 			if api.Phase == v1.PodSucceeded || api.Phase == v1.PodFailed {
 				w.logf("%s", api.Phase)
+				w.p.deactivate(w)
 				w.finish(ctx, pod)
 				<-w.stop
 				return
@@ -401,11 +408,7 @@ func (w *podWorker) teardown() error {
 	w.mu.Lock()
 	pod, grace, deleteFromAPI := w.pod.DeepCopy(), w.grace, w.deleteFromAPI
 	w.mu.Unlock()
-	timeout := teardownTimeout
-	if grace != nil {
-		timeout += time.Duration(*grace) * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), teardownTime(grace))
 	defer cancel()
 	rt := w.p.rt
 	var errs []error
@@ -471,6 +474,22 @@ func (w *podWorker) teardown() error {
 	}
 	w.logf("torn down")
 	return nil
+}
+
+// teardownTime is how long the teardown may take: teardownTimeout beyond the grace period. The
+// grace period is the pod's (the API server bounds it only below, and a client may send a
+// negative one): one past time.Duration's range would wrap the sum to a negative timeout, and a
+// teardown that ends before it stops anything leaves the deleted pod's containers running; so a
+// negative grace counts as none, and one too long to add leaves the teardown unbounded, the time
+// the pod asked for.
+func teardownTime(grace *int64) time.Duration {
+	if grace == nil || *grace <= 0 {
+		return teardownTimeout
+	}
+	if *grace >= int64((math.MaxInt64-teardownTimeout)/time.Second) {
+		return math.MaxInt64
+	}
+	return teardownTimeout + time.Duration(*grace)*time.Second
 }
 
 // podLogsDir is the pod's log directory, or "" when the node has no absolute logs directory or

@@ -60,7 +60,7 @@ type flags struct {
 	kubeconfig, nodeName, endpoint                  string
 	rootDir, podLogsDir, cgroupRoot, cgroupDriver   string
 	nodeIPs, address                                string
-	port                                            int
+	port, maxPods                                   int
 	certFile, keyFile, clientCAFile, allowedClients string
 	clusterDomain, clusterDNS, resolvConf           string
 	shutdownGrace                                   time.Duration
@@ -85,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.keyFile, "tls-private-key-file", "", "the key of -tls-cert-file")
 	fs.StringVar(&f.clientCAFile, "client-ca-file", "", "the CA the kubelet API's clients' certificates are checked against")
 	fs.StringVar(&f.allowedClients, "allowed-clients", "kube-apiserver-kubelet-client", "the common names of the client certificates the kubelet API serves, comma-separated")
+	fs.IntVar(&f.maxPods, "max-pods", 110, "kubelet's --max-pods: the node's pods capacity, past which pods are refused")
 	fs.StringVar(&f.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")
 	fs.StringVar(&f.clusterDNS, "cluster-dns", "", "kubelet's --cluster-dns, comma-separated")
 	fs.StringVar(&f.resolvConf, "resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
@@ -158,7 +159,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	provider, err := vknode.New(ctx, vknode.Config{
 		NodeName: f.nodeName, Runtime: runtimeapi.NewRuntimeServiceClient(conn), Images: runtimeapi.NewImageServiceClient(conn),
 		Client: client, Recorder: recorder, APIPods: podInformer.Lister(), NodeIPs: ips, RootDir: f.rootDir, PodLogsDir: f.podLogsDir,
-		CgroupRoot: f.cgroupRoot, CgroupDriver: configgen.CgroupDriver(f.cgroupDriver),
+		MaxPods: f.maxPods, CgroupRoot: f.cgroupRoot, CgroupDriver: configgen.CgroupDriver(f.cgroupDriver),
 		ClusterDomain: f.clusterDomain, ClusterDNS: splitList(f.clusterDNS), ResolvConf: resolv, Logf: logf,
 	})
 	if err != nil {
