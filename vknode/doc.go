@@ -5,7 +5,8 @@
 // podruntime's Manager drives each pod with SyncPod, KillPod and GarbageCollectPod and
 // generates its status as kubelet does. Provider is virtual-kubelet's PodLifecycleHandler and
 // PodNotifier; ContainerLogs and RunInContainer serve the kubelet API's /containerLogs and
-// /exec through virtual-kubelet's node/api handlers. cmd/vknode registers a node with it.
+// /exec through virtual-kubelet's node/api handlers; the runtime's container logs are rotated
+// by logs.ContainerLogManager as kubelet rotates them. cmd/vknode registers a node with it.
 //
 // It is a module of its own, so that the core module depends neither on client-go nor on
 // virtual-kubelet.

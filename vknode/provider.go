@@ -74,6 +74,12 @@ type Config struct {
 	// once; a pod past it is refused (OutOfpods), as kubelet's admission refuses it, since a pod
 	// whose creator set its spec.nodeName never met the scheduler. Zero means 110.
 	MaxPods int
+	// ContainerLogMaxSize and ContainerLogMaxFiles are kubelet's --container-log-max-size and
+	// --container-log-max-files: a running container's log at least that large is rotated, and
+	// a container keeps at most that many log files (see logs.ContainerLogManager); empty and
+	// zero mean kubelet's defaults, 10Mi and 5, and a negative size turns rotation off.
+	ContainerLogMaxSize  string
+	ContainerLogMaxFiles int
 	// ResolvConf is the resolv.conf of pods with dnsPolicy Default.
 	ResolvConf []byte
 	// ResyncInterval is how often a running pod is synced when nothing changed, and its
@@ -108,7 +114,8 @@ type Provider struct {
 }
 
 // New returns a Provider for cfg. It asks the runtime for its version, cgroup driver and
-// handlers, as kubelet does at start-up.
+// handlers, as kubelet does at start-up, and starts rotating the runtime's container logs every
+// 10s (kubelet's containerLogMonitorInterval) until ctx is done.
 func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.Runtime == nil || cfg.Images == nil || cfg.Client == nil {
 		return nil, errors.New("vknode: Config.Runtime, Config.Images and Config.Client are required")
@@ -124,6 +131,12 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	if cfg.MaxPods <= 0 {
 		cfg.MaxPods = defaultMaxPods
+	}
+	if cfg.ContainerLogMaxSize == "" {
+		cfg.ContainerLogMaxSize = logs.DefaultContainerLogMaxSize
+	}
+	if cfg.ContainerLogMaxFiles == 0 {
+		cfg.ContainerLogMaxFiles = logs.DefaultContainerLogMaxFiles
 	}
 	if cfg.ResyncInterval <= 0 {
 		cfg.ResyncInterval = 10 * time.Second
@@ -188,6 +201,15 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vknode: %w", err)
 	}
+	logManager, err := logs.NewContainerLogManager(logs.ContainerLogManagerOptions{
+		Runtime: cfg.Runtime, MaxSize: cfg.ContainerLogMaxSize, MaxFiles: cfg.ContainerLogMaxFiles,
+		MonitorInterval: logs.DefaultContainerLogMonitorInterval, Clock: clk,
+		OnError: func(err error) { cfg.Logf("warning: failed to rotate container logs: %v", err) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vknode: failed to initialize container log manager: %w", err)
+	}
+	logManager.Start(ctx)
 	return p, nil
 }
 

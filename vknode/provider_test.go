@@ -62,7 +62,9 @@ func newHarnessWith(t *testing.T, tweak func(*vknode.Config), objects ...*v1.Pod
 		ResyncInterval: time.Second,
 	}
 	tweak(&cfg)
-	p, err := vknode.New(context.Background(), cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	p, err := vknode.New(ctx, cfg)
 	require.NoError(t, err)
 	h := &harness{p: p, rt: rt, client: client, logs: filepath.Join(dir, "pods")}
 	p.NotifyPods(context.Background(), func(pod *v1.Pod) {

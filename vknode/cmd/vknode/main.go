@@ -43,6 +43,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	"github.com/podconfig/podconfig/configgen"
+	"github.com/podconfig/podconfig/logs"
 	"github.com/podconfig/podconfig/vknode"
 )
 
@@ -60,7 +61,8 @@ type flags struct {
 	kubeconfig, nodeName, endpoint                  string
 	rootDir, podLogsDir, cgroupRoot, cgroupDriver   string
 	nodeIPs, address                                string
-	port, maxPods                                   int
+	port, maxPods, containerLogMaxFiles             int
+	containerLogMaxSize                             string
 	certFile, keyFile, clientCAFile, allowedClients string
 	clusterDomain, clusterDNS, resolvConf           string
 	shutdownGrace                                   time.Duration
@@ -86,6 +88,8 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.clientCAFile, "client-ca-file", "", "the CA the kubelet API's clients' certificates are checked against")
 	fs.StringVar(&f.allowedClients, "allowed-clients", "kube-apiserver-kubelet-client", "the common names of the client certificates the kubelet API serves, comma-separated")
 	fs.IntVar(&f.maxPods, "max-pods", 110, "kubelet's --max-pods: the node's pods capacity, past which pods are refused")
+	fs.StringVar(&f.containerLogMaxSize, "container-log-max-size", logs.DefaultContainerLogMaxSize, "kubelet's --container-log-max-size: the size (e.g. 10Mi) at which a container's log is rotated")
+	fs.IntVar(&f.containerLogMaxFiles, "container-log-max-files", logs.DefaultContainerLogMaxFiles, "kubelet's --container-log-max-files: the most log files a container keeps; at least 2")
 	fs.StringVar(&f.clusterDomain, "cluster-domain", "cluster.local", "kubelet's --cluster-domain")
 	fs.StringVar(&f.clusterDNS, "cluster-dns", "", "kubelet's --cluster-dns, comma-separated")
 	fs.StringVar(&f.resolvConf, "resolv-conf", "/etc/resolv.conf", "the resolv.conf of pods with dnsPolicy Default")
@@ -96,6 +100,9 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	}
 	if f.kubeconfig == "" || f.nodeName == "" || f.certFile == "" || f.keyFile == "" || f.clientCAFile == "" || fs.NArg() != 0 {
 		return nil, errors.New("usage: vknode -kubeconfig FILE -node-name NAME -tls-cert-file FILE -tls-private-key-file FILE -client-ca-file FILE [-endpoint unix:///path.sock]")
+	}
+	if err := logs.ValidateContainerLogRotation(f.containerLogMaxSize, f.containerLogMaxFiles, logs.DefaultContainerLogMonitorInterval); err != nil {
+		return nil, err
 	}
 	return &f, nil
 }
@@ -159,7 +166,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	provider, err := vknode.New(ctx, vknode.Config{
 		NodeName: f.nodeName, Runtime: runtimeapi.NewRuntimeServiceClient(conn), Images: runtimeapi.NewImageServiceClient(conn),
 		Client: client, Recorder: recorder, APIPods: podInformer.Lister(), NodeIPs: ips, RootDir: f.rootDir, PodLogsDir: f.podLogsDir,
-		MaxPods: f.maxPods, CgroupRoot: f.cgroupRoot, CgroupDriver: configgen.CgroupDriver(f.cgroupDriver),
+		MaxPods: f.maxPods, ContainerLogMaxSize: f.containerLogMaxSize, ContainerLogMaxFiles: f.containerLogMaxFiles, CgroupRoot: f.cgroupRoot, CgroupDriver: configgen.CgroupDriver(f.cgroupDriver),
 		ClusterDomain: f.clusterDomain, ClusterDNS: splitList(f.clusterDNS), ResolvConf: resolv, Logf: logf,
 	})
 	if err != nil {
