@@ -108,6 +108,10 @@ func parseMaxSize(s string) (int64, error) {
 	return n, nil
 }
 
+// errNotMade is RotateLogs' error on a ContainerLogManager that NewContainerLogManager did not
+// make: it has no runtime to ask and no settings.
+var errNotMade = errors.New("container log manager: not made by NewContainerLogManager")
+
 // NewContainerLogManager returns a manager for opts after validating them as
 // ValidateContainerLogRotation does (kubelet's NewContainerLogManager with its configuration's
 // validation).
@@ -128,7 +132,7 @@ func NewContainerLogManager(opts ContainerLogManagerOptions) (*ContainerLogManag
 // Start runs a pass at once, then one MonitorInterval after each pass ends, until ctx is done;
 // it returns at once. With rotation turned off it does nothing.
 func (m *ContainerLogManager) Start(ctx context.Context) {
-	if m.maxSize < 0 {
+	if m.maxSize < 0 || m.passes == nil {
 		return
 	}
 	go func() {
@@ -153,6 +157,9 @@ func (m *ContainerLogManager) Start(ctx context.Context) {
 // it, never through a symlink, and only regular files are touched. A container whose log cannot be rotated does not stop the others; the
 // error names each.
 func (m *ContainerLogManager) RotateLogs(ctx context.Context) error {
+	if m.passes == nil {
+		return errNotMade
+	}
 	if m.maxSize < 0 {
 		return nil
 	}

@@ -349,3 +349,12 @@ func TestStartRunsAPassEachIntervalUntilTheContextIsDone(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+func TestAZeroContainerLogManagerRefusesToRotate(t *testing.T) {
+	var m logs.ContainerLogManager
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.EqualError(t, m.RotateLogs(ctx), "container log manager: not made by NewContainerLogManager",
+		"a manager without a runtime returns at once rather than waiting for a pass")
+	m.Start(ctx) // nothing to run: no goroutine asks a runtime it does not have
+}
