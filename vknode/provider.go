@@ -28,12 +28,9 @@ import (
 	"github.com/podconfig/podconfig/volumes"
 )
 
-// Kubelet's user-namespace defaults without an /etc/subuid entry: the first host id handed out
-// and its default --max-pods, the number of 65536-id ranges.
-const (
-	firstUsernsHostID = 1 << 16
-	maxUsernsPods     = 110
-)
+// firstUsernsHostID is the first host id kubelet hands out to pods' user namespaces without an
+// /etc/subuid entry; it hands out --max-pods ranges of 65536 ids from there.
+const firstUsernsHostID = 1 << 16
 
 // Config describes the node and the runtime a Provider runs pods on.
 type Config struct {
@@ -72,7 +69,9 @@ type Config struct {
 	ClusterDNS    []string
 	// MaxPods is kubelet's --max-pods: the node's pods capacity, and the most pods it runs at
 	// once; a pod past it is refused (OutOfpods), as kubelet's admission refuses it, since a pod
-	// whose creator set its spec.nodeName never met the scheduler. Zero means 110.
+	// whose creator set its spec.nodeName never met the scheduler. It is also how many ranges of
+	// 65536 host ids pods' user namespaces get, as kubelet without an /etc/subuid entry. Zero
+	// means 110.
 	MaxPods int
 	// ContainerLogMaxSize and ContainerLogMaxFiles are kubelet's --container-log-max-size and
 	// --container-log-max-files: a running container's log at least that large is rotated, and
@@ -182,7 +181,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		OnWarning:     p.onWarning,
 	}
 	facts.Apply(&opts)
-	p.userns = offline.AllocatingUserNamespaces(firstUsernsHostID, maxUsernsPods)
+	p.userns = offline.AllocatingUserNamespaces(firstUsernsHostID, cfg.MaxPods)
 	p.userns.Handlers = facts.UserNamespaceHandlers()
 	opts.Security.UserNamespaces = p.userns
 	if p.gen, err = configgen.New(opts); err != nil {
