@@ -39,7 +39,7 @@ func readLastString(path string) (string, error) {
 		return "", fmt.Errorf("failed to open log file %q: %v", path, err)
 	}
 	defer func() { _ = f.Close() }()
-	start, err := tailLineStart(f, size, MaxContainerTerminationMessageLogLines)
+	start, err := TailLineStart(f, size, MaxContainerTerminationMessageLogLines)
 	if err != nil {
 		return "", fmt.Errorf("failed to tail %d lines of log file %q: %w", MaxContainerTerminationMessageLogLines, path, err)
 	}
@@ -70,12 +70,6 @@ func readLastString(path string) (string, error) {
 // block, whatever n and the file's size, so a node can serve the tail of a log as large as a
 // container made it by reading forward from there.
 func TailLineStart(f io.ReaderAt, size int64, n int) (int64, error) {
-	return tailLineStart(f, size, n)
-}
-
-// tailLineStart is kubelet's findTailLineStartIndex: the offset of the n-th line from the end
-// of the file, counting newlines backwards a block at a time.
-func tailLineStart(f io.ReaderAt, size int64, n int) (int64, error) {
 	var left int64
 	count := 0
 	var buf []byte
