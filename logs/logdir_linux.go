@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -118,27 +117,15 @@ func (d *logDir) rename(from, to string) error {
 	return nil
 }
 
-// openRegular opens the regular file name for reading without following a symlink and
-// without opening anything else (a FIFO or a device is not even opened), and returns its mode.
+// openRegular opens the regular file name for reading as ReadAtMost opens a file (no symlink
+// followed, nothing but a regular file opened, never blocking), and returns its mode. The error
+// matches errVanished when name is missing.
 func (d *logDir) openRegular(name string) (*os.File, uint32, error) {
-	pathFD, err := unix.Openat(d.fd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, 0, pathError("open", d.join(name), err)
+	f, st, err := openRegularAt(d.fd, name, d.join(name))
+	if errors.Is(err, unix.ENOENT) {
+		return nil, 0, fmt.Errorf("%w: %w", errVanished, err)
 	}
-	defer func() { _ = unix.Close(pathFD) }()
-	var st unix.Stat_t
-	if err := unix.Fstat(pathFD, &st); err != nil {
-		return nil, 0, pathError("stat", d.join(name), err)
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, 0, fmt.Errorf("%s: %w", d.join(name), ErrNotRegularFile)
-	}
-	// Reopening the O_PATH descriptor through /proc opens the very file checked above.
-	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pathFD), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, 0, pathError("open", d.join(name), err)
-	}
-	return os.NewFile(uintptr(fd), d.join(name)), st.Mode & 0o777, nil
+	return f, st.Mode & 0o777, err
 }
 
 // compress gzips name into name.gz, as kubelet does: through name.tmp, created anew with

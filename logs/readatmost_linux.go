@@ -47,22 +47,29 @@ func OpenLogFile(path string) (*os.File, error) {
 // openRegular opens the regular file at path for reading, without following a final symlink,
 // without opening anything else and without blocking, and returns it with its size.
 func openRegular(path string) (*os.File, int64, error) {
-	pathFD, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	f, st, err := openRegularAt(unix.AT_FDCWD, path, path)
+	return f, st.Size, err
+}
+
+// openRegularAt is openRegular for name relative to the directory dirfd (unix.AT_FDCWD for the
+// working directory), path naming it in errors; it returns the file's stat.
+func openRegularAt(dirfd int, name, path string) (*os.File, unix.Stat_t, error) {
+	var st unix.Stat_t
+	pathFD, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, 0, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, st, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer func() { _ = unix.Close(pathFD) }()
-	var st unix.Stat_t
 	if err := unix.Fstat(pathFD, &st); err != nil {
-		return nil, 0, &os.PathError{Op: "stat", Path: path, Err: err}
+		return nil, st, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, 0, fmt.Errorf("%s: %w", path, ErrNotRegularFile)
+		return nil, st, fmt.Errorf("%s: %w", path, ErrNotRegularFile)
 	}
 	// Reopening the O_PATH descriptor through /proc opens the very file checked above.
 	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pathFD), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, 0, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, st, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return os.NewFile(uintptr(fd), path), st.Size, nil
+	return os.NewFile(uintptr(fd), path), st, nil
 }
