@@ -65,11 +65,15 @@ cp_footprint() {
 
 # cp_free_port VAR: sets VAR to a loopback TCP port nothing listens on and that this control
 # plane has not taken yet. Random ports, so that several engineers' control planes and CI can run
-# at once on one machine.
+# at once on one machine; below the kernel's ephemeral range (ip_local_port_range), where no
+# client connection of the components to one another can already hold the port when it is bound
+# (one did: kube-scheduler's "bind: address already in use").
 cp_free_port() {
-  local p
+  local p low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range)
+  [ "$low" -gt 11024 ] || { echo "ip_local_port_range starts at $low: no room below it for the control plane's ports"; return 1; }
   while :; do
-    p=$(( 20000 + RANDOM % 30000 ))
+    p=$(( 10000 + RANDOM % (low - 10000) ))
     [[ " ${cp_ports[*]} " == *" $p "* ]] && continue
     [ -z "$(ss -Hltn "sport = :$p")" ] || continue
     cp_ports+=("$p")
